@@ -1,0 +1,26 @@
+# The two set-up-and-go commands of README.md: `make play` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: play test install install-test serve
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[fast,arena,web]'
+
+install-test: $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[all]'
+	bash scripts/install-system-deps.sh
+
+play: install
+	$(BIN)/coloretto play
+
+serve: install
+	$(BIN)/coloretto serve
+
+test: install-test
+	$(BIN)/python -m pytest $(PYTEST_ARGS)

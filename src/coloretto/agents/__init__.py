@@ -1,0 +1,6 @@
+"""Computer players. They see only an ``Observation`` and the legal actions."""
+
+from .base import Agent, Budget
+from .registry import AGENT_NAMES, make_agent
+
+__all__ = ["Agent", "Budget", "AGENT_NAMES", "make_agent"]

@@ -1,0 +1,1 @@
+"""The ``coloretto`` command: one module per subcommand, each with ``register(subparsers)``."""

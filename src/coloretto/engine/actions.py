@@ -1,0 +1,122 @@
+"""Actions: small values with a stable integer encoding and a readable string.
+
+Integer encoding (stable; used for action masks and RL):
+
+=========================  ===================================
+code                       action
+=========================  ===================================
+``0``                      draw the top card of the draw pile
+``1 .. 6``                 place the drawn card in row ``code - 1``
+``7 .. 12``                take row ``code - 7``
+``13 .. 19``               choose starting colour ``code - 13``
+=========================  ===================================
+
+JSON forms (engine-protocol.md): ``{"action": "draw"}``, ``{"action": "place", "row": 1}``,
+``{"action": "take", "row": 0}``, ``{"action": "choose_start", "color": "blue"}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, NamedTuple
+
+from .cards import COLORS, NUM_COLORS, color_code
+from .rules import MAX_ROWS
+
+DRAW: Final = 0
+PLACE0: Final = 1
+TAKE0: Final = PLACE0 + MAX_ROWS
+CHOOSE0: Final = TAKE0 + MAX_ROWS
+NUM_DISTINCT_ACTIONS: Final = CHOOSE0 + NUM_COLORS
+
+KINDS: Final = ("draw", "place", "take", "choose_start")
+
+
+class Action(NamedTuple):
+    """One decision: ``kind`` in ``KINDS``; ``arg`` is the row (place, take), the colour index
+    (choose_start) or ``-1`` (draw). Compare and hash as tuples; ``code`` gives the integer."""
+
+    kind: str
+    arg: int = -1
+
+    @property
+    def code(self) -> int:
+        """The stable integer encoding (module docstring)."""
+        return encode(self)
+
+    @property
+    def row(self) -> int | None:
+        """The row of a place or take action, else ``None``."""
+        return self.arg if self.kind in ("place", "take") else None
+
+    @property
+    def color(self) -> str | None:
+        """The colour name of a choose_start action, else ``None``."""
+        return COLORS[self.arg] if self.kind == "choose_start" else None
+
+    def __str__(self) -> str:
+        if self.kind == "draw":
+            return "draw"
+        if self.kind == "place":
+            return f"place -> row {self.arg}"
+        if self.kind == "take":
+            return f"take row {self.arg}"
+        return f"choose {COLORS[self.arg]}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form of engine-protocol.md."""
+        if self.kind == "draw":
+            return {"action": "draw"}
+        if self.kind == "choose_start":
+            return {"action": "choose_start", "color": COLORS[self.arg]}
+        return {"action": self.kind, "row": self.arg}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Action":
+        """Parse the JSON form.
+
+        Raises:
+            ValueError: not an object of one of the four forms (the message says what is wrong).
+        """
+        if not isinstance(data, dict):
+            raise ValueError(f"an action must be a JSON object, not {type(data).__name__}")
+        kind = data.get("action")
+        if kind == "draw":
+            return DRAW_ACTION
+        if kind in ("place", "take"):
+            row = data.get("row")
+            if type(row) is not int or not 0 <= row < MAX_ROWS:
+                raise ValueError(f"{kind!r} needs an integer 'row' from 0 to {MAX_ROWS - 1}, got {row!r}")
+            return cls(kind, row)
+        if kind == "choose_start":
+            return cls(kind, color_code(data.get("color")))  # type: ignore[arg-type]
+        raise ValueError(f"unknown action {kind!r}; expected one of {', '.join(KINDS)}")
+
+
+DRAW_ACTION: Final = Action("draw")
+PLACE_ACTIONS: Final = tuple(Action("place", r) for r in range(MAX_ROWS))
+TAKE_ACTIONS: Final = tuple(Action("take", r) for r in range(MAX_ROWS))
+CHOOSE_ACTIONS: Final = tuple(Action("choose_start", c) for c in range(NUM_COLORS))
+ALL_ACTIONS: Final = (DRAW_ACTION,) + PLACE_ACTIONS + TAKE_ACTIONS + CHOOSE_ACTIONS
+"""Every action, indexed by its integer code."""
+
+
+def encode(action: Action) -> int:
+    """Integer code of ``action`` (module docstring)."""
+    if action.kind == "draw":
+        return DRAW
+    if action.kind == "place":
+        return PLACE0 + action.arg
+    if action.kind == "take":
+        return TAKE0 + action.arg
+    return CHOOSE0 + action.arg
+
+
+def decode(code: int) -> Action:
+    """The action with integer ``code``.
+
+    Raises:
+        ValueError: ``code`` is outside ``0 .. NUM_DISTINCT_ACTIONS - 1``.
+    """
+    if type(code) is not int or not 0 <= code < NUM_DISTINCT_ACTIONS:
+        raise ValueError(f"action code must be an integer 0..{NUM_DISTINCT_ACTIONS - 1}, got {code!r}")
+    return ALL_ACTIONS[code]

@@ -1,0 +1,39 @@
+"""Precise exceptions of the engine: every error the engine raises is a ``ColorettoError``."""
+
+from __future__ import annotations
+
+
+class ColorettoError(Exception):
+    """Base class of every error raised by ``coloretto``."""
+
+
+class ConfigurationError(ColorettoError, ValueError):
+    """An option, preset or setup value is not one the rules allow (rules.md §7)."""
+
+
+class IllegalActionError(ColorettoError, ValueError):
+    """An action that the rules do not allow in the current state.
+
+    Attributes:
+        rule: the rule broken, as a short citation of ``rules.md`` (for example ``"§3 take"``).
+        action: the offending action's readable form, or ``None``.
+    The state is left unchanged when this is raised.
+    """
+
+    def __init__(self, message: str, rule: str, action: str | None = None) -> None:
+        super().__init__(f"{message} (rule {rule})")
+        self.rule = rule
+        self.action = action
+
+
+class InvalidRecordError(ColorettoError, ValueError):
+    """A game record that is malformed, inconsistent with its rules, or replays illegally.
+
+    Attributes:
+        action_index: index into the record's ``actions`` of the first bad action, or ``None``
+            when the problem is in the header or setup.
+    """
+
+    def __init__(self, message: str, action_index: int | None = None) -> None:
+        super().__init__(message)
+        self.action_index = action_index

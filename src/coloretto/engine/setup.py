@@ -1,0 +1,193 @@
+"""Setup of a game: removed colours, starting cards, first player, draw pile (rules.md §2).
+
+A ``Setup`` fixes all chance of one game: the draw pile is decided before the first turn (or,
+with ``starting_cards="choose"``, right after the choices, from ``shuffle_seed``). Piles are
+stored **top first**, as in records, with ``LAST_ROUND`` at its place.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence
+
+from .cards import (
+    CARDS_PER_COLOR,
+    COLORS,
+    GOLDEN_JOKER,
+    JOKER,
+    LAST_ROUND,
+    NUM_COLORS,
+    NUM_PLUS2,
+    PLUS2,
+    card_name,
+)
+from .errors import ConfigurationError
+from .rules import PRESET_REMOVED_COLORS, Rules
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The chance outcome of one game.
+
+    Attributes:
+        removed_colors: colour indices removed from the game (2 players: 2, 3 players: 1).
+        starting_cards: per seat, the colour indices of its starting cards; ``None`` when the
+            players choose them (``starting_cards="choose"``).
+        first_player: the seat that moves first.
+        draw_pile: card codes **top first**, including ``LAST_ROUND`` with K cards under it;
+            ``None`` when it is shuffled only after the starting cards are chosen.
+        shuffle_seed: seed of that later shuffle (``None`` when ``draw_pile`` is given).
+    """
+
+    removed_colors: tuple[int, ...]
+    starting_cards: tuple[tuple[int, ...], ...] | None
+    first_player: int
+    draw_pile: tuple[int, ...] | None
+    shuffle_seed: int | None = None
+
+    @property
+    def colors_in_play(self) -> tuple[int, ...]:
+        """Colour indices still in the game, ascending."""
+        return tuple(c for c in range(NUM_COLORS) if c not in self.removed_colors)
+
+
+def pile_composition(
+    rules: Rules, removed_colors: Sequence[int], starting_cards: Sequence[Sequence[int]]
+) -> Counter[int]:
+    """The multiset of cards in the draw pile before the Last Round card is added.
+
+    Shape: ``Counter`` card code -> number. Sizes in a standard game: 2p 54, 3p 64, 4p 72,
+    5p 71 (rules.md §2 step 4).
+    """
+    comp: Counter[int] = Counter()
+    for c in range(NUM_COLORS):
+        if c not in removed_colors:
+            comp[c] = CARDS_PER_COLOR
+    for cards in starting_cards:
+        for c in cards:
+            comp[c] -= 1
+    comp[JOKER] = rules.jokers
+    if rules.golden_jokers:
+        comp[GOLDEN_JOKER] = rules.golden_jokers
+    comp[PLUS2] = NUM_PLUS2
+    return +comp
+
+
+def build_pile(rules: Rules, composition: Counter[int], rng: random.Random) -> tuple[int, ...]:
+    """Shuffle ``composition`` and put the Last Round card with K cards under it; top first."""
+    cards = sorted(composition.elements())
+    rng.shuffle(cards)
+    k = rules.cards_under_last_round
+    at = max(len(cards) - k, 0)
+    return tuple(cards[:at] + [LAST_ROUND] + cards[at:])
+
+
+def deal(
+    rules: Rules,
+    seed: int,
+    *,
+    removed_colors: Sequence[int] | None = None,
+    first_player: int | None = None,
+    preset_name: str | None = None,
+) -> Setup:
+    """A random setup for ``rules`` from ``seed`` (rules.md §2), deterministic in its inputs.
+
+    Args:
+        removed_colors: colours to remove (2 players: two, 3 players: one); default at random,
+            or the preset's (``bga`` removes gray at 3 players).
+        first_player: default at random.
+        preset_name: lets a preset fix the removed colours.
+
+    Raises:
+        ConfigurationError: wrong number of removed colours, an unknown colour, or a first
+            player outside the seats.
+    """
+    rng = random.Random(f"coloretto-deal:{seed}")
+    n = rules.players
+    if removed_colors is None and preset_name in PRESET_REMOVED_COLORS and rules.colors_removed:
+        names = PRESET_REMOVED_COLORS[preset_name][: rules.colors_removed]
+        if len(names) == rules.colors_removed:
+            removed_colors = [COLORS.index(x) for x in names]
+    if removed_colors is None:
+        removed = tuple(sorted(rng.sample(range(NUM_COLORS), rules.colors_removed)))
+    else:
+        removed = tuple(sorted(removed_colors))
+        check_removed(rules, removed)
+    in_play = [c for c in range(NUM_COLORS) if c not in removed]
+    if first_player is None:
+        first = rng.randrange(n)
+    elif type(first_player) is int and 0 <= first_player < n:
+        first = first_player
+    else:
+        raise ConfigurationError(f"first player must be a seat 0..{n - 1}, not {first_player!r}")
+    if rules.starting_cards == "choose":
+        return Setup(removed, None, first, None, rng.randrange(2**63))
+    picks = rng.sample(in_play, n * rules.starting_cards_each)
+    each = rules.starting_cards_each
+    starting = tuple(tuple(sorted(picks[s * each : (s + 1) * each])) for s in range(n))
+    pile = build_pile(rules, pile_composition(rules, removed, starting), rng)
+    return Setup(removed, starting, first, pile)
+
+
+def check_removed(rules: Rules, removed: Sequence[int]) -> None:
+    """Check the removed colours: the right number, distinct, valid (rules.md §2 step 1).
+
+    Raises:
+        ConfigurationError: what is wrong.
+    """
+    if len(removed) != rules.colors_removed or len(set(removed)) != len(removed):
+        raise ConfigurationError(
+            f"{rules.players} players remove {rules.colors_removed} distinct colour(s), "
+            f"got {[COLORS[c] if 0 <= c < NUM_COLORS else c for c in removed]}"
+        )
+    for c in removed:
+        if not 0 <= c < NUM_COLORS:
+            raise ConfigurationError(f"not a colour: {c!r}")
+
+
+def check_starting_cards(rules: Rules, removed: Sequence[int], starting: Sequence[Sequence[int]]) -> None:
+    """Check starting cards: one list per seat, the right number each, all colours different
+    and in play (rules.md §2 step 2).
+
+    Raises:
+        ConfigurationError: what is wrong.
+    """
+    if len(starting) != rules.players:
+        raise ConfigurationError(f"starting cards for {len(starting)} seats, expected {rules.players}")
+    flat = [c for cards in starting for c in cards]
+    for s, cards in enumerate(starting):
+        if len(cards) != rules.starting_cards_each:
+            raise ConfigurationError(
+                f"seat {s} has {len(cards)} starting card(s), expected {rules.starting_cards_each}"
+            )
+    if len(set(flat)) != len(flat):
+        raise ConfigurationError("every starting card must be a different colour")
+    for c in flat:
+        if not 0 <= c < NUM_COLORS or c in removed:
+            raise ConfigurationError(f"starting card {c!r} is not a colour in play")
+
+
+def check_pile(rules: Rules, pile: Sequence[int], composition: Counter[int]) -> None:
+    """Check a given draw pile (top first): exactly ``composition`` plus one Last Round card
+    with K cards under it (rules.md §7, last paragraph).
+
+    Raises:
+        ConfigurationError: the first difference found (missing, extra card, or LR depth).
+    """
+    if pile.count(LAST_ROUND) != 1:
+        raise ConfigurationError(
+            f"the draw pile must hold exactly one Last Round card, found {pile.count(LAST_ROUND)}"
+        )
+    have = Counter(c for c in pile if c != LAST_ROUND)
+    for code in sorted(set(have) | set(composition)):
+        if have[code] != composition[code]:
+            raise ConfigurationError(
+                f"the draw pile holds {have[code]} {card_name(code)} card(s), the rules and starting "
+                f"cards leave {composition[code]}"
+            )
+    depth = len(pile) - 1 - pile.index(LAST_ROUND)
+    k = rules.cards_under_last_round
+    if depth != min(k, len(pile) - 1):
+        raise ConfigurationError(f"the Last Round card has {depth} cards under it, the rules say {k}")

@@ -1,0 +1,561 @@
+"""The game state and its transitions (rules.md §3 to §5).
+
+``GameState`` is plain integer data (lists of small ints) with explicit transitions:
+``apply`` checks an action and mutates the state; ``child`` returns a changed copy;
+``copy`` is cheap (no deep copies). Search code keeps the old state as its undo.
+
+Everything random is fixed by the ``Setup`` of each game (rules.md §2); the engine itself
+never draws a random number.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final, Sequence
+
+from . import actions as A
+from .actions import Action
+from .cards import (
+    COLLECTION_SIZE,
+    GOLDEN_JOKER,
+    LAST_ROUND,
+    NUM_COLORS,
+)
+from .errors import ConfigurationError, IllegalActionError
+from .rules import Rules
+from .scoring import ScoreBreakdown, collection_total, score_collection
+from .setup import (
+    Setup,
+    build_pile,
+    check_pile,
+    check_removed,
+    check_starting_cards,
+    pile_composition,
+)
+
+TURN: Final = 0
+"""Decision: draw or take a row."""
+PLACE: Final = 1
+"""Decision: choose the row for the drawn card."""
+CHOOSE: Final = 2
+"""Decision: choose a starting colour (``starting_cards="choose"``)."""
+OVER: Final = 3
+"""The game (or match) is over."""
+PHASE_NAMES: Final = ("turn", "place", "choose_start", "over")
+
+NO_CARD: Final = -1
+UNTAKEN: Final = -1
+
+
+class GameState:
+    """One position of a game or match of Coloretto.
+
+    Public attributes (read them; change them only through ``apply``):
+        rules: the ``Rules``.
+        n: number of seats.
+        caps: row capacities, in table order.
+        setups: one ``Setup`` per game of the match (future ones may be ``None`` in a
+            state rebuilt from an observation).
+        game: index of the current game in the match (0-based).
+        round: current round of the current game (1-based).
+        phase: ``TURN``, ``PLACE``, ``CHOOSE`` or ``OVER``.
+        to_move: seat to decide now (``-1`` when over).
+        drawn: the drawn card waiting to be placed, or ``NO_CARD``.
+        pile: the draw pile, **bottom first** (the top is ``pile[-1]``), with ``LAST_ROUND``.
+        last_round: the Last Round card has appeared.
+        rows: cards in each row (card codes); a taken row is emptied.
+        row_taker: seat that took each row this round, or ``UNTAKEN``.
+        out: per seat, has left the current round.
+        active: seats still in the round.
+        coll: per seat, the collection: 10 counts indexed by card code (cards.py).
+        last_taker: seat that last took a row (or left the round) this game.
+        takes: rows taken this round.
+        removed: cards removed from the game at the end of rounds (codes).
+        match_totals: per seat, totals of the finished games of the match.
+        chosen: starting colours chosen so far (choose mode), in choice order.
+    """
+
+    __slots__ = (
+        "rules", "n", "caps", "nrows", "setups", "game", "round", "phase", "to_move", "drawn",
+        "pile", "last_round", "rows", "row_taker", "out", "active", "coll", "last_taker",
+        "takes", "removed", "match_totals", "chosen", "in_play", "_table", "_neg", "_jokers_any",
+    )
+
+    rules: Rules
+    n: int
+    caps: tuple[int, ...]
+    nrows: int
+    setups: list[Setup | None]
+    game: int
+    round: int
+    phase: int
+    to_move: int
+    drawn: int
+    pile: list[int]
+    last_round: bool
+    rows: list[list[int]]
+    row_taker: list[int]
+    out: list[bool]
+    active: int
+    coll: list[list[int]]
+    last_taker: int
+    takes: int
+    removed: list[int]
+    match_totals: list[int]
+    chosen: list[int]
+    in_play: tuple[int, ...]
+    _table: tuple[int, ...]
+    _neg: int
+    _jokers_any: bool
+
+    # ----- construction ------------------------------------------------------------------
+    def __init__(self, rules: Rules, setups: Sequence[Setup | None]) -> None:
+        """Start a game (or match) under ``rules`` with one ``Setup`` per game.
+
+        Raises:
+            ConfigurationError: the number of setups is not ``rules.match_games``, or the
+                first setup is inconsistent with the rules (removed colours, starting cards,
+                draw pile composition or Last Round depth).
+        """
+        if len(setups) != rules.match_games:
+            raise ConfigurationError(
+                f"a match of {rules.match_games} game(s) needs that many setups, got {len(setups)}"
+            )
+        self.rules = rules
+        self.n = rules.players
+        self.caps = rules.capacities
+        self.nrows = len(self.caps)
+        self.setups = list(setups)
+        self._table = rules.score_table
+        self._neg = rules.negative_factor
+        self._jokers_any = rules.joker_any_color
+        self.match_totals = [0] * self.n
+        self.game = 0
+        self._start_game()
+
+    def _start_game(self) -> None:
+        setup = self.setups[self.game]
+        if setup is None:
+            raise ConfigurationError(f"game {self.game + 1} of the match has no setup")
+        rules = self.rules
+        check_removed(rules, setup.removed_colors)
+        if not 0 <= setup.first_player < self.n:
+            raise ConfigurationError(f"first player {setup.first_player} is not a seat")
+        self.in_play = setup.colors_in_play
+        self.coll = [[0] * COLLECTION_SIZE for _ in range(self.n)]
+        self.rows = [[] for _ in range(self.nrows)]
+        self.row_taker = [UNTAKEN] * self.nrows
+        self.out = [False] * self.n
+        self.active = self.n
+        self.round = 1
+        self.drawn = NO_CARD
+        self.last_round = False
+        self.removed = []
+        self.takes = 0
+        self.last_taker = setup.first_player
+        self.chosen = []
+        self.to_move = setup.first_player
+        if rules.starting_cards == "choose":
+            if setup.starting_cards is not None:
+                raise ConfigurationError("starting cards are chosen by the players, not given")
+            self.pile = []
+            self.phase = CHOOSE
+            return
+        if setup.starting_cards is None:
+            raise ConfigurationError("the setup gives no starting cards")
+        check_starting_cards(rules, setup.removed_colors, setup.starting_cards)
+        for seat, cards in enumerate(setup.starting_cards):
+            for c in cards:
+                self.coll[seat][c] += 1
+        self._set_pile(setup, setup.starting_cards)
+        self.phase = TURN
+
+    def _set_pile(self, setup: Setup, starting: Sequence[Sequence[int]]) -> None:
+        comp = pile_composition(self.rules, setup.removed_colors, starting)
+        if setup.draw_pile is not None:
+            check_pile(self.rules, setup.draw_pile, comp)
+            pile = setup.draw_pile
+        elif setup.shuffle_seed is not None:
+            pile = build_pile(self.rules, comp, random.Random(f"coloretto-pile:{setup.shuffle_seed}"))
+        else:
+            raise ConfigurationError("the setup gives neither a draw pile nor a shuffle seed")
+        self.pile = list(reversed(pile))
+
+    def copy(self) -> "GameState":
+        """An independent copy (lists copied; rules and setups shared, being immutable)."""
+        new = GameState.__new__(GameState)
+        new.rules = self.rules
+        new.n = self.n
+        new.caps = self.caps
+        new.nrows = self.nrows
+        new.setups = self.setups
+        new.game = self.game
+        new.round = self.round
+        new.phase = self.phase
+        new.to_move = self.to_move
+        new.drawn = self.drawn
+        new.pile = self.pile[:]
+        new.last_round = self.last_round
+        new.rows = [r[:] for r in self.rows]
+        new.row_taker = self.row_taker[:]
+        new.out = self.out[:]
+        new.active = self.active
+        new.coll = [c[:] for c in self.coll]
+        new.last_taker = self.last_taker
+        new.takes = self.takes
+        new.removed = self.removed[:]
+        new.match_totals = self.match_totals[:]
+        new.chosen = self.chosen[:]
+        new.in_play = self.in_play
+        new._table = self._table
+        new._neg = self._neg
+        new._jokers_any = self._jokers_any
+        return new
+
+    __copy__ = copy
+
+    # ----- queries -----------------------------------------------------------------------
+    @property
+    def decision(self) -> str:
+        """The decision to make: ``"turn"``, ``"place"``, ``"choose_start"`` or ``"over"``."""
+        return PHASE_NAMES[self.phase]
+
+    def is_over(self) -> bool:
+        """True when the game (every game of a match) has ended."""
+        return self.phase == OVER
+
+    def cards_left(self) -> int:
+        """Cards in the draw pile, the Last Round card not counted."""
+        return len(self.pile) - (0 if self.last_round or not self.pile else 1)
+
+    def legal_codes(self) -> list[int]:
+        """Integer codes (actions.py) of the legal actions, ascending; empty when over."""
+        phase = self.phase
+        rows = self.rows
+        caps = self.caps
+        taker = self.row_taker
+        if phase == TURN:
+            codes: list[int] = []
+            can_draw = False
+            if len(self.pile) > (0 if self.last_round else 1):
+                for r in range(self.nrows):
+                    if taker[r] == UNTAKEN and len(rows[r]) < caps[r]:
+                        can_draw = True
+                        break
+            if can_draw:
+                codes.append(A.DRAW)
+            for r in range(self.nrows):
+                if taker[r] == UNTAKEN and rows[r]:
+                    codes.append(A.TAKE0 + r)
+            return codes
+        if phase == PLACE:
+            return [A.PLACE0 + r for r in range(self.nrows) if taker[r] == UNTAKEN and len(rows[r]) < caps[r]]
+        if phase == CHOOSE:
+            return [A.CHOOSE0 + c for c in self.in_play if c not in self.chosen]
+        return []
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions, in code order; empty when the game is over (rules.md §3)."""
+        all_actions = A.ALL_ACTIONS
+        return [all_actions[c] for c in self.legal_codes()]
+
+    def legal_mask(self) -> list[bool]:
+        """Action mask of length ``NUM_DISTINCT_ACTIONS`` (always present, pgx style)."""
+        mask = [False] * A.NUM_DISTINCT_ACTIONS
+        for c in self.legal_codes():
+            mask[c] = True
+        return mask
+
+    def joker_targets(self, seat: int) -> tuple[int, ...]:
+        """Colours a joker of ``seat`` may be assigned to (rules.md §6.1, ``joker_any_color``)."""
+        if self._jokers_any:
+            return self.in_play
+        held = tuple(c for c in self.in_play if self.coll[seat][c])
+        return held or self.in_play
+
+    def score(self, seat: int) -> int:
+        """``seat``'s optimal score of its current collection (rules.md §6)."""
+        return collection_total(self.coll[seat], self.rules, self.in_play)
+
+    def scores(self) -> list[int]:
+        """Every seat's live optimal score for the current game."""
+        return [self.score(s) for s in range(self.n)]
+
+    def breakdown(self, seat: int) -> ScoreBreakdown:
+        """``seat``'s optimal score with its breakdown (rules.md §6.4)."""
+        return score_collection(self.coll[seat], self.rules, self.in_play)
+
+    def totals(self) -> list[int]:
+        """Match totals: finished games plus the current game's live scores (one game: the
+        live scores). When the game is over these are the final results."""
+        if self.phase == OVER:
+            return self.match_totals[:]
+        return [t + s for t, s in zip(self.match_totals, self.scores())]
+
+    def winners(self) -> list[int]:
+        """Seats with the highest total; ties share the win (rules.md §6.5)."""
+        totals = self.totals()
+        best = max(totals)
+        return [s for s, t in enumerate(totals) if t == best]
+
+    def ranks(self) -> list[int]:
+        """Competition ranks by total (1 = best; tied seats share a rank, e.g. 1, 2, 2, 4)."""
+        totals = self.totals()
+        return [1 + sum(1 for u in totals if u > t) for t in totals]
+
+    # ----- transitions -------------------------------------------------------------------
+    def apply(self, action: Action | int) -> None:
+        """Apply ``action`` (an ``Action`` or its integer code) for the seat to move.
+
+        Raises:
+            IllegalActionError: the action is not legal now; the message and ``rule`` say
+                which rule forbids it. The state is unchanged.
+        """
+        code = action if type(action) is int else A.encode(action)  # type: ignore[arg-type]
+        if code not in self.legal_codes():
+            raise self._illegal(code)
+        self.apply_code(code)
+
+    def child(self, action: Action | int) -> "GameState":
+        """A copy of this state with ``action`` applied (this state is unchanged).
+
+        Raises:
+            IllegalActionError: as ``apply``.
+        """
+        new = self.copy()
+        new.apply(action)
+        return new
+
+    def apply_code(self, code: int) -> None:
+        """Apply a legal action code **without checking** that it is legal (for search and
+        simulation loops that take codes from ``legal_codes``). An illegal code corrupts
+        the state; use ``apply`` for untrusted input."""
+        if code == A.DRAW:
+            card = self.pile.pop()
+            if card == LAST_ROUND:
+                self.last_round = True
+                card = self.pile.pop()
+            self.drawn = card
+            self.phase = PLACE
+        elif code < A.TAKE0:
+            self.rows[code - A.PLACE0].append(self.drawn)
+            self.drawn = NO_CARD
+            self.phase = TURN
+            self._next_player()
+        elif code < A.CHOOSE0:
+            self._take(code - A.TAKE0)
+        else:
+            self._choose(code - A.CHOOSE0)
+
+    def _take(self, r: int) -> None:
+        seat = self.to_move
+        col = self.coll[seat]
+        row = self.rows[r]
+        golden = False
+        for card in row:
+            col[card] += 1
+            if card == GOLDEN_JOKER:
+                golden = True
+        self.rows[r] = []
+        self.row_taker[r] = seat
+        if golden:
+            self._bonus(seat)
+        if self.takes == 0 and self.rules.extra_card == "first_out_draws":
+            self._bonus(seat)
+        self.takes += 1
+        self._leave(seat)
+
+    def _bonus(self, seat: int) -> None:
+        """Reveal the top card into ``seat``'s collection (rules.md §5.2)."""
+        pile = self.pile
+        if pile and pile[-1] == LAST_ROUND:
+            pile.pop()
+            self.last_round = True
+        if pile:
+            self.coll[seat][pile.pop()] += 1
+
+    def _leave(self, seat: int) -> None:
+        self.out[seat] = True
+        self.active -= 1
+        self.last_taker = seat
+        if self.active == 0:
+            self._end_round()
+        else:
+            self._next_player()
+
+    def _next_player(self) -> None:
+        n = self.n
+        out = self.out
+        p = (self.to_move + 1) % n
+        while out[p]:
+            p = (p + 1) % n
+        self.to_move = p
+        # rules.md §5.3: with an empty pile, a player whose untaken rows are all empty
+        # leaves the round taking nothing.
+        if self.cards_left() == 0 and not any(
+            self.rows[r] for r in range(self.nrows) if self.row_taker[r] == UNTAKEN
+        ):
+            self._leave(p)
+
+    def _end_round(self) -> None:
+        for r in range(self.nrows):
+            if self.rows[r]:
+                self.removed.extend(self.rows[r])
+                self.rows[r] = []
+            self.row_taker[r] = UNTAKEN
+        if self.last_round or self.cards_left() == 0:
+            self._end_game()
+            return
+        self.round += 1
+        self.takes = 0
+        self.out = [False] * self.n
+        self.active = self.n
+        self.to_move = (
+            self.last_taker
+            if self.rules.next_round_starter == "last_taker"
+            else (self.last_taker + 1) % self.n
+        )
+
+    def _end_game(self) -> None:
+        for s, score in enumerate(self.scores()):
+            self.match_totals[s] += score
+        if self.game + 1 < self.rules.match_games:
+            self.game += 1
+            self._start_game()
+        else:
+            self.phase = OVER
+            self.to_move = -1
+
+    def _choose(self, color: int) -> None:
+        seat = self.to_move
+        self.coll[seat][color] += 1
+        self.chosen.append(color)
+        n = self.n
+        if len(self.chosen) < n * self.rules.starting_cards_each:
+            self.to_move = (seat + 1) % n
+            return
+        setup = self.setups[self.game]
+        assert setup is not None
+        first = setup.first_player
+        starting = [[] for _ in range(n)]  # type: list[list[int]]
+        for i, c in enumerate(self.chosen):
+            starting[(first + i) % n].append(c)
+        self._set_pile(setup, starting)
+        self.to_move = first
+        self.phase = TURN
+
+    def _illegal(self, code: int) -> IllegalActionError:
+        if not 0 <= code < A.NUM_DISTINCT_ACTIONS:
+            return IllegalActionError(f"no action has code {code}", "engine-protocol.md actions")
+        action = A.ALL_ACTIONS[code]
+        text = str(action)
+        if self.phase == OVER:
+            return IllegalActionError(f"{text}: the game is over", "§5", text)
+        if self.phase == CHOOSE:
+            if action.kind != "choose_start":
+                return IllegalActionError(f"{text}: starting cards must be chosen first", "§2.2", text)
+            if action.arg not in self.in_play:
+                return IllegalActionError(f"{text}: that colour is not in play", "§2.1", text)
+            return IllegalActionError(f"{text}: every starting card must be a different colour", "§2.2", text)
+        if self.phase == PLACE:
+            if action.kind != "place":
+                return IllegalActionError(f"{text}: the drawn card must be placed in a row", "§3 draw and place", text)
+            return self._bad_row(action.arg, text, "§3 draw and place", full_is_bad=True)
+        if action.kind == "draw":
+            if self.cards_left() == 0:
+                return IllegalActionError("draw: the draw pile is empty", "§5.3", text)
+            return IllegalActionError("draw: every untaken row is full", "§3 draw and place", text)
+        if action.kind == "take":
+            return self._bad_row(action.arg, text, "§3 take a row", full_is_bad=False)
+        return IllegalActionError(f"{text}: not a {self.decision} decision", "§3", text)
+
+    def _bad_row(self, r: int, text: str, rule: str, full_is_bad: bool) -> IllegalActionError:
+        if r >= self.nrows:
+            return IllegalActionError(f"{text}: there are only {self.nrows} rows", rule, text)
+        if self.row_taker[r] != UNTAKEN:
+            return IllegalActionError(f"{text}: row {r} was taken this round", rule, text)
+        if full_is_bad:
+            return IllegalActionError(f"{text}: row {r} is full", rule, text)
+        return IllegalActionError(f"{text}: row {r} is empty and can never be taken", rule, text)
+
+    # ----- text and data forms ------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data, secret draw pile order included (for bug
+        reports and golden tests; never send it to a player: use ``observe``)."""
+        return {
+            "rules": self.rules.to_dict(),
+            "game": self.game,
+            "round": self.round,
+            "decision": self.decision,
+            "to_move": self.to_move,
+            "drawn": self.drawn,
+            "pile_top_first": self.pile[::-1],
+            "last_round": self.last_round,
+            "rows": [r[:] for r in self.rows],
+            "row_taker": self.row_taker[:],
+            "out": self.out[:],
+            "collections": [c[:] for c in self.coll],
+            "removed": self.removed[:],
+            "match_totals": self.match_totals[:],
+            "chosen": self.chosen[:],
+        }
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState players={self.n} game={self.game + 1} round={self.round} "
+            f"{self.decision} to_move={self.to_move} cards_left={self.cards_left()}>"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self.to_dict() == other.to_dict() and self.setups == other.setups
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def new_game(
+    rules: Rules,
+    seed: int,
+    *,
+    removed_colors: Sequence[int] | None = None,
+    first_player: int | None = None,
+    preset_name: str | None = None,
+) -> GameState:
+    """A new game (or match) under ``rules`` dealt from ``seed`` (rules.md §2).
+
+    Each game of a match is dealt from a seed derived from ``seed``, so any game can be
+    rerun alone. ``removed_colors`` and ``first_player`` fix those choices for every game.
+
+    Raises:
+        ConfigurationError: as ``deal``.
+    """
+    from .setup import deal
+
+    setups = [
+        deal(
+            rules,
+            seed if g == 0 else hash_seed(seed, g),
+            removed_colors=removed_colors,
+            first_player=first_player,
+            preset_name=preset_name,
+        )
+        for g in range(rules.match_games)
+    ]
+    return GameState(rules, setups)
+
+
+def hash_seed(seed: int, index: int) -> int:
+    """A child seed for game/item ``index`` of root ``seed`` (deterministic, 63 bits)."""
+    return random.Random(f"coloretto-child:{seed}:{index}").randrange(2**63)
+
+
+def colors_of(state: GameState) -> tuple[int, ...]:
+    """Colour indices in play in the current game of ``state``."""
+    return state.in_play
+
+
+__all__ = [
+    "GameState", "new_game", "hash_seed", "TURN", "PLACE", "CHOOSE", "OVER", "NO_CARD",
+    "UNTAKEN", "NUM_COLORS",
+]

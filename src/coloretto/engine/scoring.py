@@ -161,18 +161,60 @@ def _solve(
         vals = base + list(fixed_top)
         vals.sort()
         return f1 * (vals[-1] + vals[-2] + vals[-3]) - factor * sum(base)
-    base_sum = sum(base)
-    best: int | None = None
+    fixed_sum = sum(fixed_top)
+    bf = base + list(fixed_top)
     n = len(allowed)
+    e1 = [ext[c + 1] for c in allowed]
+    best = -(1 << 62)
     if jokers == 1:
         for i in range(n):
-            vals = base + list(fixed_top)
-            vals[i] = v = ext[allowed[i] + 1]
+            vals = bf[:]
+            vals[i] = e1[i]
+            s = sum(vals)
             vals.sort()
-            t = f1 * (vals[-1] + vals[-2] + vals[-3]) - factor * (base_sum - base[i] + v)
-            if best is None or t > best:
+            t = f1 * (vals[-1] + vals[-2] + vals[-3]) - factor * (s - fixed_sum)
+            if t > best:
                 best = t
-        assert best is not None
+        return best
+    e2 = [ext[c + 2] for c in allowed]
+    if jokers == 2:
+        for i in range(n):
+            for j in range(i, n):
+                vals = bf[:]
+                if i == j:
+                    vals[i] = e2[i]
+                else:
+                    vals[i] = e1[i]
+                    vals[j] = e1[j]
+                s = sum(vals)
+                vals.sort()
+                t = f1 * (vals[-1] + vals[-2] + vals[-3]) - factor * (s - fixed_sum)
+                if t > best:
+                    best = t
+        return best
+    if jokers == 3:
+        e3 = [ext[c + 3] for c in allowed]
+        for i in range(n):
+            for j in range(i, n):
+                for k in range(j, n):
+                    vals = bf[:]
+                    if i == k:
+                        vals[i] = e3[i]
+                    elif i == j:
+                        vals[i] = e2[i]
+                        vals[k] = e1[k]
+                    elif j == k:
+                        vals[i] = e1[i]
+                        vals[j] = e2[j]
+                    else:
+                        vals[i] = e1[i]
+                        vals[j] = e1[j]
+                        vals[k] = e1[k]
+                    s = sum(vals)
+                    vals.sort()
+                    t = f1 * (vals[-1] + vals[-2] + vals[-3]) - factor * (s - fixed_sum)
+                    if t > best:
+                        best = t
         return best
     for combo in combinations_with_replacement(range(n), jokers):
         cur = list(allowed)
@@ -183,9 +225,8 @@ def _solve(
         vals.extend(fixed_top)
         vals.sort()
         t = f1 * (vals[-1] + vals[-2] + vals[-3]) - factor * s
-        if best is None or t > best:
+        if t > best:
             best = t
-    assert best is not None
     return best
 
 

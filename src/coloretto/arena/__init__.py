@@ -1,0 +1,1 @@
+"""Playing many games: the game driver, simulation, tournaments, ratings, benchmarks."""

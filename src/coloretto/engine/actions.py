@@ -71,14 +71,15 @@ class Action(NamedTuple):
         return {"action": self.kind, "row": self.arg}
 
     @classmethod
-    def from_json(cls, data: Any) -> "Action":
+    def from_json(cls, data: Any) -> Action:
         """Parse the JSON form.
 
         Raises:
             ValueError: not an object of one of the four forms (the message says what is wrong).
         """
         if not isinstance(data, dict):
-            raise ValueError(f"an action must be a JSON object, not {type(data).__name__}")
+            # ValueError (not TypeError) is the documented contract: callers catch one type.
+            raise ValueError(f"an action must be a JSON object, not {type(data).__name__}")  # noqa: TRY004
         kind = data.get("action")
         if kind == "draw":
             return DRAW_ACTION
@@ -109,6 +110,29 @@ def encode(action: Action) -> int:
     if action.kind == "take":
         return TAKE0 + action.arg
     return CHOOSE0 + action.arg
+
+
+def checked_code(action: object) -> int:
+    """Integer code of ``action``, an ``Action`` or an ``int`` code, after checking it is
+    one of ``ALL_ACTIONS`` (an ``Action`` with an out-of-range ``arg`` would otherwise encode
+    to the code of a different action).
+
+    Raises:
+        ValueError: ``action`` is no action (the message shows it).
+    """
+    if type(action) is int:
+        if 0 <= action < NUM_DISTINCT_ACTIONS:
+            return action
+    elif isinstance(action, Action):
+        kind, arg = action
+        if type(arg) is int:
+            if kind == "draw" and arg == -1:
+                return DRAW
+            if kind in ("place", "take") and 0 <= arg < MAX_ROWS:
+                return (PLACE0 if kind == "place" else TAKE0) + arg
+            if kind == "choose_start" and 0 <= arg < NUM_COLORS:
+                return CHOOSE0 + arg
+    raise ValueError(f"not an action: {action!r}")
 
 
 def decode(code: int) -> Action:

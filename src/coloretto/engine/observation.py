@@ -14,7 +14,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from .cards import CARD_NAMES, COLORS, GOLDEN_JOKER, JOKER, LAST_ROUND, PLUS2, NUM_COLORS
+from .cards import CARD_NAMES, COLORS, GOLDEN_JOKER, JOKER, LAST_ROUND, NUM_COLORS, PLUS2
 from .setup import Setup, deal, pile_composition
 from .state import CHOOSE, NO_CARD, UNTAKEN, GameState
 
@@ -52,7 +52,7 @@ class Observation:
         state: the redacted state (see ``redact``); safe to read, copy and search from.
     """
 
-    __slots__ = ("seat", "state", "_json")
+    __slots__ = ("_json", "seat", "state")
 
     def __init__(self, state: GameState, seat: int) -> None:
         """Observe ``state`` from ``seat`` (0..players-1).

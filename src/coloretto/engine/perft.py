@@ -8,7 +8,7 @@ starting-colour choice and a take are one action each.
 from __future__ import annotations
 
 from . import actions as A
-from .state import GameState, PLACE
+from .state import PLACE, GameState
 
 
 def perft(state: GameState, depth: int) -> int:

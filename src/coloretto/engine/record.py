@@ -8,8 +8,9 @@ action against the rules.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from . import actions as A
 from .actions import Action
@@ -219,13 +220,15 @@ def apply_entry(game: Game, entry: Any) -> None:
         raise InvalidRecordError(f"an action must be an object, not {entry!r}")
     st = game.state
     seat = entry.get("seat")
+    if type(seat) is not int:
+        raise InvalidRecordError(f"an action needs an integer 'seat', got {seat!r}")
     if seat != st.to_move:
         if st.is_over():
             raise InvalidRecordError("an action after the end of the game")
         raise InvalidRecordError(f"seat {seat!r} acted, but seat {st.to_move} is to move")
     kind = entry.get("action")
     if kind == "draw":
-        card = entry.get("card")
+        card: Any = entry.get("card")
         row = entry.get("row")
         if type(row) is not int:
             raise InvalidRecordError(f"a draw needs an integer row, got {row!r}")

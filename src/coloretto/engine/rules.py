@@ -8,8 +8,9 @@ score table) are properties, so they are computed in one place.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Mapping
+from typing import Any, Final
 
 from .cards import NUM_COLORS
 from .errors import ConfigurationError
@@ -167,7 +168,7 @@ class Rules:
         return d
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """Build rules from a §7 mapping; missing keys take their defaults.
 
         Raises:
@@ -186,7 +187,7 @@ class Rules:
             kwargs["row_capacities"] = tuple(kwargs["row_capacities"])
         return cls(**kwargs)
 
-    def replace(self, **changes: Any) -> "Rules":
+    def replace(self, **changes: Any) -> Rules:
         """A copy with ``changes`` applied (validated like the constructor)."""
         return dataclasses.replace(self, **changes)
 

@@ -98,11 +98,7 @@ _GOOD_TABLES: set[tuple[int, ...]] = {BROWN_TABLE, VIOLET_TABLE}
 def _check_table(table: tuple[int, ...]) -> None:
     if table in _GOOD_TABLES:
         return
-    if (
-        len(table) < 2
-        or not all(type(v) is int and v >= 0 for v in table)
-        or table[0] != 0
-    ):
+    if len(table) < 2 or not all(type(v) is int and v >= 0 for v in table) or table[0] != 0:
         raise ScoringError(
             f"score table must be at least 2 non-negative integers starting with 0 "
             f"(points for 0, 1, 2, ... cards), not {table!r}"
@@ -165,6 +161,7 @@ def _solve(
     bf = base + list(fixed_top)
     n = len(allowed)
     e1 = [ext[c + 1] for c in allowed]
+    # Hot loops: each evaluates one joker distribution by patching a copy of the values.
     best = -(1 << 62)
     if jokers == 1:
         for i in range(n):
@@ -173,7 +170,7 @@ def _solve(
             s = sum(vals)
             vals.sort()
             t = f1 * (vals[-1] + vals[-2] + vals[-3]) - factor * (s - fixed_sum)
-            if t > best:
+            if t > best:  # noqa: PLR1730 (faster than max() here)
                 best = t
         return best
     e2 = [ext[c + 2] for c in allowed]
@@ -189,7 +186,7 @@ def _solve(
                 s = sum(vals)
                 vals.sort()
                 t = f1 * (vals[-1] + vals[-2] + vals[-3]) - factor * (s - fixed_sum)
-                if t > best:
+                if t > best:  # noqa: PLR1730 (faster than max() here)
                     best = t
         return best
     if jokers == 3:
@@ -213,7 +210,7 @@ def _solve(
                     s = sum(vals)
                     vals.sort()
                     t = f1 * (vals[-1] + vals[-2] + vals[-3]) - factor * (s - fixed_sum)
-                    if t > best:
+                    if t > best:  # noqa: PLR1730 (faster than max() here)
                         best = t
         return best
     for combo in combinations_with_replacement(range(n), jokers):
@@ -225,7 +222,7 @@ def _solve(
         vals.extend(fixed_top)
         vals.sort()
         t = f1 * (vals[-1] + vals[-2] + vals[-3]) - factor * s
-        if t > best:
+        if t > best:  # noqa: PLR1730 (faster than max() here)
             best = t
     return best
 
@@ -243,28 +240,46 @@ def _total(
     cached: bool,
 ) -> int:
     """Canonicalise the collection, then search (see :func:`optimal_total`)."""
-    _check_table(table)
+    if table not in _GOOD_TABLES:
+        _check_table(table)
     _check_counts(counts, jokers, plus2, negative_factor)
+    return _canonical_total(counts, jokers, plus2, table, negative_factor, joker_colors, cached)
+
+
+_ALL_COLORS: Final = {n: tuple(range(n)) for n in range(NUM_COLORS + 1)}
+
+
+def _canonical_total(
+    counts: tuple[int, ...],
+    jokers: int,
+    plus2: int,
+    table: tuple[int, ...],
+    factor: int,
+    joker_colors: tuple[int, ...] | None,
+    cached: bool,
+) -> int:
     cap = len(table) - 1
     n = len(counts)
-    if joker_colors is None:
-        allowed_idx: Sequence[int] = range(n)
+    if jokers == 0 or not n or (joker_colors is not None and not joker_colors):
+        # Nothing to search; jokers with no allowed colour count nothing.
+        vals = sorted([table[min(cap, c)] for c in counts])
+        top = sum(vals[-3:])
+        return top - factor * (sum(vals) - top) + PLUS2_POINTS * plus2
+    if joker_colors is None or joker_colors == _ALL_COLORS.get(n):
+        allowed_counts = [min(cap, c) for c in counts]
         others: list[int] = []
     else:
         allowed_idx = _allowed_colors(n, joker_colors)
         chosen = set(allowed_idx)
+        allowed_counts = [min(counts[i], cap) for i in allowed_idx]
         others = [table[min(counts[i], cap)] for i in range(n) if i not in chosen]
-    if jokers == 0 or not allowed_idx:
-        # Nothing to search; jokers with no allowed colour count nothing.
-        vals = sorted([table[min(c, cap)] for c in counts], reverse=True)
-        top = sum(vals[:3])
-        return top - negative_factor * (sum(vals) - top) + PLUS2_POINTS * plus2
     # Colours with the same count are interchangeable and at most ``jokers`` of them can
     # receive one, so surplus copies score as fixed colours (a full colour needs one copy,
     # as the place for jokers that gain nothing).
+    allowed_counts.sort()
     allowed: list[int] = []
     last, run = -1, 0
-    for c in sorted(min(counts[i], cap) for i in allowed_idx):
+    for c in allowed_counts:
         run = run + 1 if c == last else 1
         last = c
         if run <= (1 if c == cap else jokers):
@@ -275,8 +290,8 @@ def _total(
     top3 = (others + [0, 0, 0])[:3]
     fixed_top = (top3[0], top3[1], top3[2])
     solve = _solve_cached if cached else _solve
-    best = solve(tuple(allowed), fixed_top, jokers, table, negative_factor)
-    return best - negative_factor * sum(others) + PLUS2_POINTS * plus2
+    best = solve(tuple(allowed), fixed_top, jokers, table, factor)
+    return best - factor * sum(others) + PLUS2_POINTS * plus2
 
 
 @lru_cache(maxsize=_TOTAL_CACHE_SIZE)
@@ -310,7 +325,7 @@ def optimal_total(
     Raises:
         TypeError: an argument is not hashable (pass tuples, not lists).
         ScoringError: a negative or non-integer count, a bad table, or a joker colour outside
-            ``0..len(counts)-1``.
+            ``0..len(counts)-1`` (joker colours are checked only when ``jokers > 0``).
     """
     return _total(counts, jokers, plus2, table, negative_factor, joker_colors, True)
 
@@ -478,9 +493,7 @@ def score_collection(
 _RULE_PARAMS: dict[tuple[str, str | None], tuple[tuple[int, ...], int]] = {}
 
 
-def collection_total(
-    collection: Sequence[int], rules: Rules, colors_in_play: Sequence[int]
-) -> int:
+def collection_total(collection: Sequence[int], rules: Rules, colors_in_play: Sequence[int]) -> int:
     """The total of :func:`score_collection`, through the memoised :func:`optimal_total`.
 
     Returns:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .cards import (
     CARDS_PER_COLOR,
@@ -106,7 +106,12 @@ def deal(
     """
     rng = random.Random(f"coloretto-deal:{seed}")
     n = rules.players
-    if removed_colors is None and preset_name in PRESET_REMOVED_COLORS and rules.colors_removed:
+    if (
+        removed_colors is None
+        and preset_name is not None
+        and preset_name in PRESET_REMOVED_COLORS
+        and rules.colors_removed
+    ):
         names = PRESET_REMOVED_COLORS[preset_name][: rules.colors_removed]
         if len(names) == rules.colors_removed:
             removed_colors = [COLORS.index(x) for x in names]
@@ -176,6 +181,9 @@ def check_pile(rules: Rules, pile: Sequence[int], composition: Counter[int]) -> 
     Raises:
         ConfigurationError: the first difference found (missing, extra card, or LR depth).
     """
+    for code in pile:
+        if type(code) is not int or not 0 <= code <= LAST_ROUND:
+            raise ConfigurationError(f"the draw pile holds {code!r}, which is not a card code")
     if pile.count(LAST_ROUND) != 1:
         raise ConfigurationError(
             f"the draw pile must hold exactly one Last Round card, found {pile.count(LAST_ROUND)}"
@@ -191,3 +199,44 @@ def check_pile(rules: Rules, pile: Sequence[int], composition: Counter[int]) -> 
     k = rules.cards_under_last_round
     if depth != min(k, len(pile) - 1):
         raise ConfigurationError(f"the Last Round card has {depth} cards under it, the rules say {k}")
+
+
+def check_setup(rules: Rules, setup: Setup) -> None:
+    """Check a whole setup against ``rules`` (rules.md §2 and the last paragraph of §7):
+    removed colours, first player, starting cards (dealt) or their absence (chosen), and a
+    given draw pile, which must hold exactly the cards the options and the starting cards
+    leave, with the Last Round card at depth K. With chosen starting cards a given pile
+    must fit some legal choice (every colour in play 9 or 8 times, as many 8s as starting
+    cards); the choices themselves are checked against it when they are complete.
+
+    Raises:
+        ConfigurationError: the first problem found, in words.
+    """
+    check_removed(rules, setup.removed_colors)
+    first = setup.first_player
+    if type(first) is not int or not 0 <= first < rules.players:
+        raise ConfigurationError(f"first player {first!r} is not a seat 0..{rules.players - 1}")
+    if rules.starting_cards == "choose":
+        if setup.starting_cards is not None:
+            raise ConfigurationError("starting cards are chosen by the players, not given")
+        if setup.draw_pile is not None:
+            counts = Counter(setup.draw_pile)
+            short = [c for c in range(NUM_COLORS) if c not in setup.removed_colors and counts[c] == CARDS_PER_COLOR - 1]
+            need = rules.players * rules.starting_cards_each
+            if len(short) != need:
+                raise ConfigurationError(
+                    f"the draw pile lacks one card of {len(short)} colour(s); the {need} chosen "
+                    f"starting cards must leave {need} colours with {CARDS_PER_COLOR - 1} cards"
+                )
+            check_pile(rules, setup.draw_pile, pile_composition(rules, setup.removed_colors, [short]))
+        elif setup.shuffle_seed is None:
+            raise ConfigurationError("the setup gives neither a draw pile nor a shuffle seed")
+        return
+    if setup.starting_cards is None:
+        raise ConfigurationError("the setup gives no starting cards (rules say starting_cards: random)")
+    check_starting_cards(rules, setup.removed_colors, setup.starting_cards)
+    if setup.draw_pile is not None:
+        comp = pile_composition(rules, setup.removed_colors, setup.starting_cards)
+        check_pile(rules, setup.draw_pile, comp)
+    elif setup.shuffle_seed is None:
+        raise ConfigurationError("the setup gives neither a draw pile nor a shuffle seed")

@@ -11,7 +11,8 @@ never draws a random number.
 from __future__ import annotations
 
 import random
-from typing import Any, Final, Sequence
+from collections.abc import Sequence
+from typing import Any, Final
 
 from . import actions as A
 from .actions import Action
@@ -28,8 +29,7 @@ from .setup import (
     Setup,
     build_pile,
     check_pile,
-    check_removed,
-    check_starting_cards,
+    check_setup,
     pile_composition,
 )
 
@@ -76,9 +76,32 @@ class GameState:
     """
 
     __slots__ = (
-        "rules", "n", "caps", "nrows", "setups", "game", "round", "phase", "to_move", "drawn",
-        "pile", "last_round", "rows", "row_taker", "out", "active", "coll", "last_taker",
-        "takes", "removed", "match_totals", "chosen", "in_play", "_table", "_neg", "_jokers_any",
+        "_jokers_any",
+        "_neg",
+        "_table",
+        "active",
+        "caps",
+        "chosen",
+        "coll",
+        "drawn",
+        "game",
+        "in_play",
+        "last_round",
+        "last_taker",
+        "match_totals",
+        "n",
+        "nrows",
+        "out",
+        "phase",
+        "pile",
+        "removed",
+        "round",
+        "row_taker",
+        "rows",
+        "rules",
+        "setups",
+        "takes",
+        "to_move",
     )
 
     rules: Rules
@@ -113,9 +136,10 @@ class GameState:
         """Start a game (or match) under ``rules`` with one ``Setup`` per game.
 
         Raises:
-            ConfigurationError: the number of setups is not ``rules.match_games``, or the
-                first setup is inconsistent with the rules (removed colours, starting cards,
-                draw pile composition or Last Round depth).
+            ConfigurationError: the number of setups is not ``rules.match_games``, or a
+                setup is inconsistent with the rules (removed colours, first player, starting
+                cards, draw pile composition or Last Round depth; rules.md §2, §7). Every
+                game's setup of a match is checked here, before the first turn.
         """
         if len(setups) != rules.match_games:
             raise ConfigurationError(
@@ -129,6 +153,14 @@ class GameState:
         self._table = rules.score_table
         self._neg = rules.negative_factor
         self._jokers_any = rules.joker_any_color
+        for g, setup in enumerate(self.setups):
+            if setup is not None:
+                try:
+                    check_setup(rules, setup)
+                except ConfigurationError as exc:
+                    if rules.match_games == 1:
+                        raise
+                    raise ConfigurationError(f"game {g + 1} of the match: {exc}") from None
         self.match_totals = [0] * self.n
         self.game = 0
         self._start_game()
@@ -138,9 +170,6 @@ class GameState:
         if setup is None:
             raise ConfigurationError(f"game {self.game + 1} of the match has no setup")
         rules = self.rules
-        check_removed(rules, setup.removed_colors)
-        if not 0 <= setup.first_player < self.n:
-            raise ConfigurationError(f"first player {setup.first_player} is not a seat")
         self.in_play = setup.colors_in_play
         self.coll = [[0] * COLLECTION_SIZE for _ in range(self.n)]
         self.rows = [[] for _ in range(self.nrows)]
@@ -156,32 +185,36 @@ class GameState:
         self.chosen = []
         self.to_move = setup.first_player
         if rules.starting_cards == "choose":
-            if setup.starting_cards is not None:
-                raise ConfigurationError("starting cards are chosen by the players, not given")
             self.pile = []
             self.phase = CHOOSE
             return
-        if setup.starting_cards is None:
-            raise ConfigurationError("the setup gives no starting cards")
-        check_starting_cards(rules, setup.removed_colors, setup.starting_cards)
+        assert setup.starting_cards is not None  # check_setup in __init__
         for seat, cards in enumerate(setup.starting_cards):
             for c in cards:
                 self.coll[seat][c] += 1
-        self._set_pile(setup, setup.starting_cards)
+        self.pile = self._make_pile(setup, setup.starting_cards)
         self.phase = TURN
 
-    def _set_pile(self, setup: Setup, starting: Sequence[Sequence[int]]) -> None:
-        comp = pile_composition(self.rules, setup.removed_colors, starting)
-        if setup.draw_pile is not None:
-            check_pile(self.rules, setup.draw_pile, comp)
-            pile = setup.draw_pile
-        elif setup.shuffle_seed is not None:
-            pile = build_pile(self.rules, comp, random.Random(f"coloretto-pile:{setup.shuffle_seed}"))
-        else:
-            raise ConfigurationError("the setup gives neither a draw pile nor a shuffle seed")
-        self.pile = list(reversed(pile))
+    def _make_pile(self, setup: Setup, starting: Sequence[Sequence[int]]) -> list[int]:
+        """The draw pile, bottom first: the setup's (already checked by ``check_setup`` when
+        the starting cards were dealt; checked here against chosen ones) or shuffled from its
+        seed after the choices (rules.md §2 step 3).
 
-    def copy(self) -> "GameState":
+        Raises:
+            ConfigurationError: a given pile does not hold what the chosen cards leave.
+        """
+        if setup.draw_pile is not None:
+            if setup.starting_cards is None:
+                comp = pile_composition(self.rules, setup.removed_colors, starting)
+                check_pile(self.rules, setup.draw_pile, comp)
+            return list(reversed(setup.draw_pile))
+        if setup.shuffle_seed is None:
+            raise ConfigurationError("the setup gives neither a draw pile nor a shuffle seed")
+        comp = pile_composition(self.rules, setup.removed_colors, starting)
+        pile = build_pile(self.rules, comp, random.Random(f"coloretto-pile:{setup.shuffle_seed}"))
+        return list(reversed(pile))
+
+    def copy(self) -> GameState:
         """An independent copy (lists copied; rules and setups shared, being immutable)."""
         new = GameState.__new__(GameState)
         new.rules = self.rules
@@ -311,12 +344,15 @@ class GameState:
             IllegalActionError: the action is not legal now; the message and ``rule`` say
                 which rule forbids it. The state is unchanged.
         """
-        code = action if type(action) is int else A.encode(action)  # type: ignore[arg-type]
+        try:
+            code = A.checked_code(action)
+        except ValueError as exc:
+            raise IllegalActionError(str(exc), "engine-protocol.md actions") from None
         if code not in self.legal_codes():
             raise self._illegal(code)
         self.apply_code(code)
 
-    def child(self, action: Action | int) -> "GameState":
+    def child(self, action: Action | int) -> GameState:
         """A copy of this state with ``action`` applied (this state is unchanged).
 
         Raises:
@@ -428,19 +464,33 @@ class GameState:
 
     def _choose(self, color: int) -> None:
         seat = self.to_move
-        self.coll[seat][color] += 1
-        self.chosen.append(color)
         n = self.n
-        if len(self.chosen) < n * self.rules.starting_cards_each:
+        if len(self.chosen) + 1 < n * self.rules.starting_cards_each:
+            self.coll[seat][color] += 1
+            self.chosen.append(color)
             self.to_move = (seat + 1) % n
             return
+        # The last choice: build the pile first, so that a setup whose given draw pile
+        # contradicts the choices raises before anything changes.
         setup = self.setups[self.game]
-        assert setup is not None
+        if setup is None:
+            raise ConfigurationError(f"game {self.game + 1} of the match has no setup")
         first = setup.first_player
-        starting = [[] for _ in range(n)]  # type: list[list[int]]
-        for i, c in enumerate(self.chosen):
+        starting: list[list[int]] = [[] for _ in range(n)]
+        for i, c in enumerate([*self.chosen, color]):
             starting[(first + i) % n].append(c)
-        self._set_pile(setup, starting)
+        try:
+            pile = self._make_pile(setup, starting)
+        except ConfigurationError as exc:
+            text = str(A.CHOOSE_ACTIONS[color])
+            raise IllegalActionError(
+                f"{text}: the setup's draw pile does not fit the chosen starting cards: {exc}",
+                "§7 setup check",
+                text,
+            ) from None
+        self.coll[seat][color] += 1
+        self.chosen.append(color)
+        self.pile = pile
         self.to_move = first
         self.phase = TURN
 
@@ -556,6 +606,14 @@ def colors_of(state: GameState) -> tuple[int, ...]:
 
 
 __all__ = [
-    "GameState", "new_game", "hash_seed", "TURN", "PLACE", "CHOOSE", "OVER", "NO_CARD",
-    "UNTAKEN", "NUM_COLORS",
+    "CHOOSE",
+    "NO_CARD",
+    "NUM_COLORS",
+    "OVER",
+    "PLACE",
+    "TURN",
+    "UNTAKEN",
+    "GameState",
+    "hash_seed",
+    "new_game",
 ]

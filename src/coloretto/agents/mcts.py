@@ -1,0 +1,422 @@
+"""``mcts`` and ``oracle``: Monte Carlo tree search over the real game (issue 3).
+
+**Information-set MCTS with determinization.** Coloretto hides only the order of the draw
+pile. Each iteration samples a full state from the observation
+(``Observation.sample_state``: the unseen cards shuffled, the Last Round card at its known
+depth) and walks one shared tree with it:
+
+* Decision nodes hold the seat to move and per-action statistics (visits, summed reward
+  *for that seat*): every seat maximises its own reward (a max-n tree). Legal actions
+  depend only on public information, so they are the same in every sample.
+* Chance is handled by the samples: after ``draw`` the child is chosen by the card the
+  sampled pile reveals, so each drawn card gets its own place-decision node.
+* Selection: PUCT, ``q + c * prior * sqrt(N) / (1 + n)``, with priors from the
+  ``heuristic``'s action values (softmax, temperature ``prior_temp`` points) at nodes
+  visited ``prior_min_visits`` times (cheap nodes get uniform priors).
+* Expansion: one node per iteration; then a **rollout** to the end of the game.
+* Reward of a seat: ``(1 - margin_weight) * win + margin_weight * squash(margin)`` where
+  ``win`` is 1 for a sole winner, ``1/k`` for a k-way tie, 0 otherwise, and ``margin`` is
+  its final score minus the best other seat's, squashed to [0, 1] by
+  ``0.5 + margin / (2 * margin_scale)`` (clipped).
+* The action played is the root's most visited one.
+
+**Rollouts** are pluggable (``RolloutFn``): ``coloretto.fastcore.rollout_scores`` (Numba)
+when it imports and the state is the last game of its match, else a pure-engine playout;
+``MCTSAgent(engine_only=True)`` forces the engine (for ``benchmarks/mcts_speed.py``). The
+rollout policy is ``"greedy"`` (each seat takes its best positive-gain row or draws, and
+places where the card helps it most) or ``"random"``.
+
+**Determinism.** Each decision seeds its generator from the agent's seed and a digest of the
+observation, so the same seed and the same observation give the same action under an
+iteration budget (a seconds budget depends on the machine's speed). The search never sees
+the real draw pile order: the observation's pile is redacted and samples are reshuffled.
+
+``OracleAgent`` (measurement only, ``needs_true_state``) runs the same search on the true
+state passed to ``peek`` instead of samples.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from ..engine import actions as A
+from ..engine.actions import Action
+from ..engine.observation import Observation
+from ..engine.state import OVER, PLACE, TURN, GameState
+from .base import Agent, Budget
+from .features import collection_value
+from .heuristic import heuristic_scores
+
+__all__ = [
+    "MCTSAgent",
+    "OracleAgent",
+    "SearchParams",
+    "SearchResult",
+    "engine_rollout",
+    "fast_rollout_available",
+    "search",
+]
+
+DEFAULT_SECONDS = 0.5
+"""Seconds per decision when the budget names none."""
+
+RolloutFn = Callable[[GameState, random.Random], list[int]]
+"""``rollout(state, rng) -> totals``: play the fully determined ``state`` to the end (it may
+be changed) and return each seat's final total."""
+
+
+# ----- rollouts ---------------------------------------------------------------------------
+def _greedy_code(s: GameState, codes: list[int], rng: random.Random) -> int:
+    """The ``greedy`` rollout policy (see module docstring); ties at random."""
+    seat = s.to_move
+    base = collection_value(s, seat)
+    rows = s.rows
+    if s.phase == TURN:
+        best = -1
+        best_g = 0
+        can_draw = codes[0] == A.DRAW
+        for c in codes:
+            if c >= A.TAKE0:
+                g = collection_value(s, seat, rows[c - A.TAKE0]) - base
+                if g > best_g or (best < 0 and not can_draw):
+                    best, best_g = c, g
+        return best if best >= 0 else A.DRAW
+    card = s.drawn
+    best_c = codes[0]
+    best_d = -1e9
+    for c in codes:
+        row = rows[c - A.PLACE0]
+        d = collection_value(s, seat, row + [card]) - collection_value(s, seat, row) + rng.random() * 0.01
+        if d > best_d:
+            best_c, best_d = c, d
+    return best_c
+
+
+def engine_rollout(policy: str = "greedy") -> RolloutFn:
+    """A pure-engine rollout with ``policy`` ``"greedy"`` or ``"random"``.
+
+    Raises:
+        ValueError: unknown policy.
+    """
+    if policy not in ("greedy", "random"):
+        raise ValueError(f"unknown rollout policy {policy!r}; known: greedy, random")
+    greedy = policy == "greedy"
+
+    def rollout(s: GameState, rng: random.Random) -> list[int]:
+        while s.phase != OVER:
+            codes = s.legal_codes()
+            if len(codes) == 1:
+                s.apply_code(codes[0])
+            elif greedy and (s.phase == TURN or s.phase == PLACE):
+                s.apply_code(_greedy_code(s, codes, rng))
+            else:
+                s.apply_code(codes[rng.randrange(len(codes))])
+        return s.totals()
+
+    return rollout
+
+
+def _fast_rollout_fn() -> Callable[..., object] | None:
+    try:
+        from ..fastcore import rollout_scores
+    except Exception:  # noqa: BLE001 - any failure (no numba, broken build) means "not available"
+        return None
+    return rollout_scores  # type: ignore[no-any-return]
+
+
+def fast_rollout_available() -> bool:
+    """True when ``coloretto.fastcore.rollout_scores`` imports (the ``fast`` extra)."""
+    return _fast_rollout_fn() is not None
+
+
+def fast_rollout(policy: str = "greedy") -> RolloutFn | None:
+    """A rollout through ``coloretto.fastcore.rollout_scores``, or ``None`` when unavailable.
+    Matches and ``choose_start`` decisions fall back to the engine rollout."""
+    fn = _fast_rollout_fn()
+    if fn is None:
+        return None
+    fallback = engine_rollout(policy)
+
+    def rollout(s: GameState, rng: random.Random) -> list[int]:
+        if s.phase not in (TURN, PLACE) or s.game + 1 < s.rules.match_games:
+            return fallback(s, rng)
+        scores = fn(s, rng.randrange(2**31), 1, policy)
+        row = scores[0]  # type: ignore[index]
+        return [int(t) + int(v) for t, v in zip(s.match_totals, row)]
+
+    return rollout
+
+
+# ----- the search -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SearchParams:
+    """Settings of the search (defaults tuned against ``heuristic``; docs/agents.md).
+
+    Attributes:
+        c_puct: exploration constant of PUCT (rewards are in [0, 1]).
+        margin_weight: weight of the squashed score margin in the reward (the rest is the
+            win indicator).
+        margin_scale: points of margin that map to reward 1 (or 0).
+        prior_temp: softmax temperature of the heuristic priors, in points; 0 = uniform.
+        prior_min_visits: a node gets heuristic priors once it is visited this often.
+        policy: rollout policy, ``"greedy"`` or ``"random"``.
+        engine_only: never use the fast core.
+    """
+
+    c_puct: float = 1.0
+    margin_weight: float = 0.3
+    margin_scale: float = 20.0
+    prior_temp: float = 3.0
+    prior_min_visits: int = 2
+    policy: str = "greedy"
+    engine_only: bool = False
+
+
+class _Node:
+    __slots__ = ("seat", "codes", "n", "w", "kids", "total", "prior", "win", "margin")
+
+    def __init__(self, seat: int, codes: list[int]) -> None:
+        self.seat = seat
+        self.codes = codes
+        k = len(codes)
+        self.n = [0] * k
+        self.w = [0.0] * k
+        self.win = [0.0] * k
+        self.margin = [0.0] * k
+        self.kids: dict[int, _Node] = {}
+        self.total = 0
+        self.prior: list[float] | None = None
+
+
+@dataclass
+class SearchResult:
+    """Root statistics of a search, per legal action code of the searching seat.
+
+    Attributes:
+        codes: the root's legal action codes.
+        visits: iterations through each action.
+        win: mean win indicator (ties split) of the root seat after each action.
+        margin: mean final margin (score minus best other score) after each action.
+        iterations: iterations run; seconds: time taken.
+    """
+
+    codes: list[int]
+    visits: list[int]
+    win: list[float]
+    margin: list[float]
+    iterations: int = 0
+    seconds: float = 0.0
+    extra: dict[str, float] = field(default_factory=dict)
+
+    def best(self) -> int:
+        """The most visited action code (ties: higher win rate, then lower code)."""
+        i = max(range(len(self.codes)), key=lambda j: (self.visits[j], self.win[j], -self.codes[j]))
+        return self.codes[i]
+
+
+def _priors(s: GameState, codes: list[int], temp: float) -> list[float]:
+    scores = heuristic_scores(s, s.to_move, codes)
+    m = max(scores.values())
+    ex = [math.exp((scores[c] - m) / temp) for c in codes]
+    z = sum(ex)
+    return [e / z for e in ex]
+
+
+def search(
+    sampler: Callable[[random.Random], GameState],
+    seat: int,
+    rng: random.Random,
+    iterations: int | None,
+    seconds: float | None,
+    params: SearchParams = SearchParams(),
+    min_root_visits: int = 0,
+) -> SearchResult:
+    """Run the search for ``seat`` (module docstring).
+
+    Args:
+        sampler: ``sampler(rng)`` returns a full state for one iteration (a determinization
+            of the observation, or a copy of the true state for the oracle). Its decision
+            must be ``seat``'s.
+        rng: the generator of this decision (samples, rollouts, ties).
+        iterations / seconds: stop after that many iterations / that much time (whichever
+            comes first; at least one iteration runs).
+        min_root_visits: visit every root action at least this often first (the advisor).
+
+    Returns:
+        The root statistics (``SearchResult``).
+    """
+    t0 = time.perf_counter()
+    rollout: RolloutFn | None = None if params.engine_only else fast_rollout(params.policy)
+    if rollout is None:
+        rollout = engine_rollout(params.policy)
+    first = sampler(rng)
+    root = _Node(seat, first.legal_codes())
+    k = len(root.codes)
+    c_puct = params.c_puct
+    mw = params.margin_weight
+    scale = 2.0 * params.margin_scale
+    temp = params.prior_temp
+    pmv = params.prior_min_visits
+    it = 0
+    deadline = None if seconds is None else t0 + seconds
+    limit = iterations if iterations is not None else (1 << 62)
+    if deadline is None and iterations is None:
+        deadline = t0 + DEFAULT_SECONDS
+    state: GameState | None = first
+    while it < limit:
+        if deadline is not None and it and (it & 7) == 0 and time.perf_counter() >= deadline:
+            break
+        s = state if state is not None else sampler(rng)
+        state = None
+        node = root
+        path: list[tuple[_Node, int]] = []
+        forced = it < min_root_visits * k
+        while True:
+            codes = node.codes
+            nk = len(codes)
+            if forced and node is root:
+                i = it % k
+            elif nk == 1:
+                i = 0
+            else:
+                ns = node.n
+                if node.prior is None and temp > 0 and node.total >= pmv:
+                    node.prior = _priors(s, codes, temp)
+                pr = node.prior
+                sq = math.sqrt(node.total + 1)
+                best_i = 0
+                best_v = -1e18
+                w = node.w
+                for j in range(nk):
+                    nj = ns[j]
+                    q = w[j] / nj if nj else 0.5
+                    p = pr[j] if pr is not None else 1.0 / nk
+                    v = q + c_puct * p * sq / (1 + nj)
+                    if v > best_v:
+                        best_v, best_i = v, j
+                i = best_i
+            code = codes[i]
+            path.append((node, i))
+            s.apply_code(code)
+            if s.phase == OVER:
+                break
+            key = code if code != A.DRAW else 32 + s.drawn
+            child = node.kids.get(key)
+            if child is None:
+                node.kids[key] = _Node(s.to_move, s.legal_codes())
+                break
+            node = child
+        totals = rollout(s, rng) if s.phase != OVER else s.totals()
+        best = max(totals)
+        nwin = sum(1 for t in totals if t == best)
+        for node_, i in path:
+            p = node_.seat
+            tp = totals[p]
+            other = max(t for q, t in enumerate(totals) if q != p)
+            win = (1.0 / nwin) if tp == best else 0.0
+            margin = tp - other
+            sq_m = 0.5 + margin / scale
+            sq_m = 0.0 if sq_m < 0.0 else (1.0 if sq_m > 1.0 else sq_m)
+            node_.n[i] += 1
+            node_.total += 1
+            node_.w[i] += (1.0 - mw) * win + mw * sq_m
+            if node_ is root:
+                root.win[i] += win
+                root.margin[i] += margin
+        it += 1
+    n = root.n
+    return SearchResult(
+        codes=list(root.codes),
+        visits=list(n),
+        win=[root.win[j] / n[j] if n[j] else 0.0 for j in range(k)],
+        margin=[root.margin[j] / n[j] if n[j] else 0.0 for j in range(k)],
+        iterations=it,
+        seconds=time.perf_counter() - t0,
+    )
+
+
+def observation_digest(observation: Observation) -> str:
+    """A stable digest of what the observation shows (the redacted state and the seat)."""
+    data = observation.state.to_dict()
+    data["seat"] = observation.seat
+    return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=16).hexdigest()
+
+
+def decision_rng(seed: int, observation: Observation) -> random.Random:
+    """The generator of one decision: a function of the agent's seed and the observation."""
+    return random.Random(f"coloretto-mcts:{seed}:{observation_digest(observation)}")
+
+
+class MCTSAgent(Agent):
+    """Information-set MCTS player (module docstring).
+
+    Budget: ``Budget(iterations=..., seconds=...)``: stops at whichever comes first; neither
+    given: ``DEFAULT_SECONDS`` (0.5 s). ``params`` tunes the search; ``engine_only=True``
+    never uses the fast core.
+    """
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: Budget | None = None,
+        params: SearchParams | None = None,
+        engine_only: bool = False,
+    ) -> None:
+        super().__init__(seed, budget)
+        p = params or SearchParams()
+        if engine_only and not p.engine_only:
+            p = SearchParams(**{**p.__dict__, "engine_only": True})
+        self.params = p
+        self.last: SearchResult | None = None
+
+    def _limits(self) -> tuple[int | None, float | None]:
+        b = self.budget
+        if b.iterations is None and b.seconds is None:
+            return None, DEFAULT_SECONDS
+        return b.iterations, b.seconds
+
+    def _sampler(self, observation: Observation) -> Callable[[random.Random], GameState]:
+        return observation.sample_state
+
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        rng = decision_rng(self.seed, observation)
+        iters, secs = self._limits()
+        res = search(self._sampler(observation), observation.seat, rng, iters, secs, self.params)
+        self.last = res
+        code = res.best()
+        for a in legal:
+            if a.code == code:
+                return a
+        raise AssertionError("search returned an action that is not legal")  # pragma: no cover
+
+
+class OracleAgent(MCTSAgent):
+    """The same search on the true state (``peek``), without sampling. Measurement only: it
+    sees the real draw pile order and is never offered as an opponent to people."""
+
+    name = "oracle"
+    needs_true_state = True
+
+    def __init__(self, seed: int = 0, budget: Budget | None = None, params: SearchParams | None = None, engine_only: bool = False) -> None:
+        super().__init__(seed, budget, params, engine_only)
+        self._true: GameState | None = None
+
+    def peek(self, state: GameState) -> None:
+        """Receive the true state before a decision (called by the host)."""
+        self._true = state.copy()
+
+    def _sampler(self, observation: Observation) -> Callable[[random.Random], GameState]:
+        true = self._true
+        if true is None:
+            raise RuntimeError("the oracle needs peek(state) before each decision")
+        return lambda rng: true.copy()

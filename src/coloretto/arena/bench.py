@@ -1,0 +1,326 @@
+"""The playout benchmark (issue 2, item 9) and the C yardstick ``limit.c``.
+
+The benchmark policy, exactly: at each decision the player to move chooses uniformly among
+{draw, when legal} and {take row r, for each legal r}; after a draw the card goes to a
+uniformly chosen legal row. Classic edition, brown table, every player scored optimally at
+the end. ``../shared/bench/limit.c`` plays the same policy as tight C (4 and 5 players).
+
+Our playout uses the engine's fast path (``GameState.legal_codes``, ``apply_code``,
+``totals``), no agents or observations. Each game is dealt by ``new_game`` from
+``hash_seed(seed, i)`` (the deal is inside the timed region, as limit.c's shuffle is), and
+the policy draws from one ``random.Random(seed)``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..engine.rules import Rules
+from ..engine.state import OVER, GameState, hash_seed, new_game
+
+LIMIT_C_RELATIVE = Path("..") / "shared" / "bench" / "limit.c"
+"""Where limit.c lies relative to the repository root."""
+
+LIMIT_PLAYERS = (4, 5)
+"""Player counts limit.c models (it removes no colour)."""
+
+
+def bench_rules(players: int) -> Rules:
+    """Rules of the benchmark: classic edition, brown table, ``players`` players.
+
+    Raises:
+        ConfigurationError: ``players`` outside 2 to 5.
+    """
+    return Rules(players=players, edition="classic", table="brown")
+
+
+def bench_choice(codes: list[int], uniform: Callable[[], float]) -> int:
+    """The benchmark policy's choice among ``codes`` (``GameState.legal_codes()``).
+
+    At a turn the legal codes are exactly {draw, if legal} and {take row r, each legal r}; at
+    a placement they are the legal rows; either way the policy is uniform over them.
+    ``uniform()`` returns a float in [0, 1) (``random.Random.random``); the index
+    ``int(uniform() * len(codes))`` is uniform up to float rounding (< 2**-50).
+
+    Raises:
+        IndexError: ``codes`` is empty (the game is over).
+    """
+    return codes[int(uniform() * len(codes))]
+
+
+def playout(state: GameState, uniform: Callable[[], float]) -> GameState:
+    """Play ``state`` to its end with the benchmark policy (in place); return it."""
+    while state.phase != OVER:
+        codes = state.legal_codes()
+        state.apply_code(codes[int(uniform() * len(codes))])
+    return state
+
+
+def bench_playout(players: int = 4, games: int = 2000, seed: int = 0) -> dict[str, Any]:
+    """Time ``games`` benchmark playouts of the engine (deal + play + final optimal scoring).
+
+    Returns:
+        ``{"players", "games", "seed", "seconds", "games_per_s", "mean_winner_score"}``
+        (``mean_winner_score``: the mean of each game's highest final score).
+
+    Raises:
+        ValueError: ``games`` is not positive.
+        ConfigurationError: ``players`` outside 2 to 5.
+    """
+    if games <= 0:
+        raise ValueError(f"the number of games must be positive, not {games}")
+    rules = bench_rules(players)
+    uniform = random.Random(seed).random
+    winner_sum = 0
+    start = time.perf_counter()
+    for i in range(games):
+        state = playout(new_game(rules, hash_seed(seed, i)), uniform)
+        winner_sum += max(state.totals())
+    seconds = time.perf_counter() - start
+    return {
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "seconds": seconds,
+        "games_per_s": games / seconds,
+        "mean_winner_score": winner_sum / games,
+    }
+
+
+class LimitUnavailable(Exception):
+    """limit.c cannot be run here (file or compiler missing, compile or run failure)."""
+
+
+def find_limit_c(explicit: str | os.PathLike[str] | None = None) -> Path | None:
+    """The path of limit.c: ``explicit`` if given (even if missing, so the caller can say so),
+    else ``../shared/bench/limit.c`` from the repository root (found from this file, then
+    from the working directory). ``None`` if it is nowhere."""
+    if explicit is not None:
+        return Path(explicit)
+    candidates = [
+        Path(__file__).resolve().parents[3] / LIMIT_C_RELATIVE,
+        Path.cwd() / LIMIT_C_RELATIVE,
+    ]
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate.resolve()
+    return None
+
+
+def find_compiler() -> str | None:
+    """The C compiler: ``$CC`` if set, else ``cc``, ``gcc`` or ``clang`` on the PATH."""
+    env = os.environ.get("CC")
+    if env:
+        return shutil.which(env) or None
+    for name in ("cc", "gcc", "clang"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+_LIMIT_LINE = re.compile(r"(\w+)=([-+0-9.eE]+)")
+
+
+def compile_limit_c(source: Path, directory: Path) -> Path:
+    """Compile ``source`` with ``cc -O2`` into ``directory``; return the executable.
+
+    Raises:
+        LimitUnavailable: the file or a compiler is missing, or compiling fails.
+    """
+    if not source.is_file():
+        raise LimitUnavailable(f"limit.c not found at {source}")
+    cc = find_compiler()
+    if cc is None:
+        raise LimitUnavailable("no C compiler found (set CC or install cc)")
+    exe = directory / "limit"
+    built = subprocess.run(
+        [cc, "-O2", "-o", str(exe), str(source)], capture_output=True, text=True, check=False
+    )
+    if built.returncode != 0:
+        raise LimitUnavailable(
+            f"compiling {source} with {cc} -O2 failed: {built.stderr.strip()[:500]}"
+        )
+    return exe
+
+
+def run_limit_exe(exe: Path, players: int, games: int, timeout: float = 600.0) -> dict[str, Any]:
+    """Run a compiled limit.c for ``players`` and ``games``.
+
+    Returns:
+        ``{"players", "games", "seconds", "games_per_s", "mean_winner_score"}`` parsed from
+        its output line.
+
+    Raises:
+        LimitUnavailable: ``players`` is not 4 or 5, or the run fails or prints no figures.
+    """
+    if players not in LIMIT_PLAYERS:
+        raise LimitUnavailable(
+            f"limit.c models only {' and '.join(map(str, LIMIT_PLAYERS))} players"
+        )
+    try:
+        ran = subprocess.run(
+            [str(exe), str(players), str(games)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise LimitUnavailable(f"limit.c did not finish within {timeout:.0f} s") from None
+    if ran.returncode != 0:
+        raise LimitUnavailable(
+            f"limit.c exited with status {ran.returncode}: {ran.stderr.strip()[:500]}"
+        )
+    fields = {k: float(v) for k, v in _LIMIT_LINE.findall(ran.stdout)}
+    if "games_per_s" not in fields:
+        raise LimitUnavailable(f"unexpected limit.c output: {ran.stdout.strip()[:200]!r}")
+    return {
+        "players": int(fields.get("players", players)),
+        "games": int(fields.get("games", games)),
+        "seconds": fields.get("seconds"),
+        "games_per_s": fields["games_per_s"],
+        "mean_winner_score": fields.get("mean_winner_score"),
+    }
+
+
+def run_limit_c(source: Path, players: int, games: int, timeout: float = 600.0) -> dict[str, Any]:
+    """Compile ``source`` with ``cc -O2`` in a temporary directory and run it once
+    (``compile_limit_c`` then ``run_limit_exe``; same result keys).
+
+    Raises:
+        LimitUnavailable: as those two functions.
+    """
+    if players not in LIMIT_PLAYERS:
+        raise LimitUnavailable(
+            f"limit.c models only {' and '.join(map(str, LIMIT_PLAYERS))} players"
+        )
+    with tempfile.TemporaryDirectory(prefix="coloretto-limit-") as tmp:
+        exe = compile_limit_c(source, Path(tmp))
+        return run_limit_exe(exe, players, games, timeout)
+
+
+def _combine(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Two limit.c runs as one: total games over total seconds."""
+    games = a["games"] + b["games"]
+    seconds = (a["seconds"] or 0.0) + (b["seconds"] or 0.0)
+    rate = games / seconds if seconds > 0 else (a["games_per_s"] + b["games_per_s"]) / 2
+    mean = None
+    if a["mean_winner_score"] is not None and b["mean_winner_score"] is not None:
+        mean = (a["mean_winner_score"] * a["games"] + b["mean_winner_score"] * b["games"]) / games
+    return {"games": games, "seconds": seconds, "games_per_s": rate, "mean_winner_score": mean}
+
+
+def limit_games_for(games: int) -> int:
+    """Games for limit.c in a run where the engine plays ``games``: at least 100 000 (about
+    0.6 s at ~160 000 games/s, so its rate is measured precisely), or ``games`` if larger."""
+    return max(games, 100_000)
+
+
+def fast_bench_module() -> Any | None:
+    """``coloretto.fastcore.bench`` if installed, else ``None``."""
+    try:
+        return importlib.import_module("coloretto.fastcore.bench")
+    except ModuleNotFoundError as exc:
+        if exc.name in ("coloretto.fastcore", "coloretto.fastcore.bench"):
+            return None
+        raise
+
+
+def playout_report(
+    players: int = 4,
+    games: int = 2000,
+    seed: int = 0,
+    *,
+    limit: bool = True,
+    limit_c: str | os.PathLike[str] | None = None,
+    limit_games: int | None = None,
+    fast: bool = False,
+) -> dict[str, Any]:
+    """The whole ``coloretto bench playout`` measurement: the engine playout, limit.c in the
+    same run (unless ``limit`` is false) and, with ``fast``, ``fast_playout_bench`` of
+    ``coloretto.fastcore.bench``.
+
+    limit.c is compiled once (``cc -O2``, outside any timed region) and run in two halves of
+    ``limit_games`` (default ``limit_games_for(games)``), one before and one after our
+    measurements; its rate is their total games over their total seconds. Bracketing the
+    engine's run this way keeps the ratio fair when the machine's load changes during the run.
+
+    Returns:
+        The engine's figures (``bench_playout``) plus ``limit_games_per_s``,
+        ``limit_mean_winner_score``, ``limit_games`` and ``ratio`` (ours / limit.c; ``None``
+        when limit.c was not run, with ``limit_note`` saying why), and with ``fast`` a
+        ``fast`` object (its figures and ``ratio`` to limit.c).
+
+    Raises:
+        ValueError: ``games`` not positive.
+        ModuleNotFoundError: ``fast`` and the fast core is not installed.
+    """
+    if games <= 0:
+        raise ValueError(f"the number of games must be positive, not {games}")
+    fast_mod = None
+    if fast:
+        fast_mod = fast_bench_module()
+        if fast_mod is None:
+            raise ModuleNotFoundError("fast core not installed", name="coloretto.fastcore.bench")
+    report: dict[str, Any] = {}
+    note: str | None = "limit.c not run (--no-limit)"
+    limit_runs: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="coloretto-limit-") as tmp:
+        exe: Path | None = None
+        n_limit = limit_games if limit_games is not None else limit_games_for(games)
+        first_half = max(1, n_limit // 2)
+        if limit:
+            source = find_limit_c(limit_c)
+            try:
+                if source is None:
+                    raise LimitUnavailable(
+                        f"limit.c not found (looked for {LIMIT_C_RELATIVE} from the repository root)"
+                    )
+                if players not in LIMIT_PLAYERS:
+                    raise LimitUnavailable(
+                        f"limit.c models only {' and '.join(map(str, LIMIT_PLAYERS))} players"
+                    )
+                exe = compile_limit_c(source, Path(tmp))
+                limit_runs.append(run_limit_exe(exe, players, first_half))
+                note = None
+            except LimitUnavailable as exc:
+                note = str(exc)
+                exe = None
+        report.update(bench_playout(players, games, seed))
+        fast_report = None
+        if fast_mod is not None:
+            fast_report = dict(fast_mod.fast_playout_bench(players, games, seed))
+        if exe is not None and n_limit - first_half > 0:
+            try:
+                limit_runs.append(run_limit_exe(exe, players, n_limit - first_half))
+            except LimitUnavailable as exc:
+                note = str(exc)
+                limit_runs = []
+    report["limit_games_per_s"] = None
+    report["limit_mean_winner_score"] = None
+    report["limit_games"] = None
+    report["ratio"] = None
+    report["limit_note"] = note
+    if limit_runs:
+        lim = limit_runs[0] if len(limit_runs) == 1 else _combine(limit_runs[0], limit_runs[1])
+        report["limit_games_per_s"] = lim["games_per_s"]
+        report["limit_mean_winner_score"] = lim["mean_winner_score"]
+        report["limit_games"] = lim["games"]
+        report["ratio"] = report["games_per_s"] / lim["games_per_s"]
+        report["limit_runs_games_per_s"] = [r["games_per_s"] for r in limit_runs]
+    if fast_report is not None:
+        lim_rate = report["limit_games_per_s"]
+        fast_report["ratio"] = fast_report["games_per_s"] / lim_rate if lim_rate else None
+        report["fast"] = fast_report
+    return report

@@ -1,0 +1,282 @@
+"""Simulate many games between agents (issue 2, item 8), in one or several processes.
+
+Seeds: one root ``seed`` per run. Game ``i`` is dealt from ``game_seed(seed, i)``
+(``coloretto.engine.hash_seed``) and the agent in seat ``s`` of that game is seeded with
+``agent_seed(game_seed(seed, i), s)``. A game therefore depends only on (rules, agent specs,
+root seed, index): any game can be rerun alone with :func:`play_game`, and the results are
+the same whatever the number of worker processes.
+
+Batch fast path (issue 5): when the module ``coloretto.fastcore.batch`` exists and its
+``supports(agent_specs)`` is true, :func:`simulate` hands the whole run to its
+``simulate_batch(rules, agent_specs, games, seed, workers)`` (final scores, one list per
+game), unless the engine path is forced or needed (records to save, an agent budget, a
+preset that fixes removed colours). Its games are seeded its own way, so its per-game
+results differ from the engine path's for the same seed; both are deterministic.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from ..agents import Budget, make_agent
+from ..agents.base import Agent
+from ..engine.rules import PRESET_REMOVED_COLORS, Rules
+from ..engine.state import hash_seed
+from .driver import play_out, start_game
+
+ENGINE_PATH = "engine"
+"""Name of the path that plays every game through the engine and the agents."""
+FAST_PATH = "fastcore-batch"
+"""Name of the batch fast path (``coloretto.fastcore.batch``)."""
+
+ProgressHook = Callable[[int], None]
+"""Called as ``hook(games_done_so_far)`` while a simulation runs."""
+
+
+def game_seed(seed: int, index: int) -> int:
+    """Seed of game ``index`` (0-based) of a run with root ``seed``."""
+    return hash_seed(seed, index)
+
+
+def agent_seed(seed_of_game: int, seat: int) -> int:
+    """Seed of the agent in ``seat`` of the game dealt from ``seed_of_game`` (63 bits)."""
+    return random.Random(f"coloretto-agent:{seed_of_game}:{seat}").randrange(2**63)
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Outcome of :func:`simulate`.
+
+    Attributes:
+        scores: final scores, one list (one total per seat) per game, in game order.
+        path: ``ENGINE_PATH`` or ``FAST_PATH``.
+        seconds: wall-clock time of the games (process start-up included).
+        note: why the engine path was used when the fast path exists, else ``""``.
+    """
+
+    scores: list[list[int]]
+    path: str
+    seconds: float
+    note: str = ""
+
+
+def play_game(
+    rules: Rules,
+    agent_specs: Sequence[str],
+    seed: int,
+    index: int,
+    *,
+    budget: Budget | None = None,
+    preset_name: str | None = None,
+    save_dir: Path | None = None,
+) -> list[int]:
+    """Play game ``index`` of the run with root ``seed``; return its final scores per seat.
+
+    With ``save_dir`` the game's ``coloretto-record/1`` is written to
+    ``save_dir/game-{index:06d}.json``.
+
+    Raises:
+        ConfigurationError: an unknown or unavailable agent spec.
+        IllegalActionError: an agent chose an illegal action.
+    """
+    gseed = game_seed(seed, index)
+    agents: list[Agent] = []
+    try:
+        for seat, spec in enumerate(agent_specs):
+            agents.append(make_agent(spec, agent_seed(gseed, seat), budget))
+        game = start_game(rules, gseed, list(agent_specs), preset_name=preset_name)
+        play_out(game, agents)
+    finally:
+        for agent in agents:
+            agent.close()
+    if save_dir is not None:
+        path = save_dir / f"game-{index:06d}.json"
+        path.write_text(json.dumps(game.to_record(), indent=1) + "\n", encoding="utf-8")
+    return game.state.totals()
+
+
+def _play_chunk(
+    rules: Rules,
+    agent_specs: Sequence[str],
+    seed: int,
+    start: int,
+    stop: int,
+    budget: Budget | None,
+    preset_name: str | None,
+    save_dir: Path | None,
+) -> tuple[int, list[list[int]]]:
+    """Worker task: games ``start`` to ``stop - 1``; returns ``(start, scores)``."""
+    return start, [
+        play_game(
+            rules, agent_specs, seed, i, budget=budget, preset_name=preset_name, save_dir=save_dir
+        )
+        for i in range(start, stop)
+    ]
+
+
+def fast_batch_module() -> ModuleType | None:
+    """``coloretto.fastcore.batch`` if it is installed, else ``None``."""
+    try:
+        return importlib.import_module("coloretto.fastcore.batch")
+    except ModuleNotFoundError as exc:
+        if exc.name in ("coloretto.fastcore", "coloretto.fastcore.batch"):
+            return None
+        raise
+
+
+def choose_path(
+    rules: Rules,
+    agent_specs: Sequence[str],
+    *,
+    engine_only: bool = False,
+    save_records: bool = False,
+    budget: Budget | None = None,
+    preset_name: str | None = None,
+) -> tuple[str, str]:
+    """Which path :func:`simulate` takes, and why: ``(path, note)`` (module docstring)."""
+    batch = fast_batch_module()
+    if batch is None:
+        return ENGINE_PATH, "fast core not installed"
+    if engine_only:
+        return ENGINE_PATH, "engine path forced"
+    if not batch.supports(list(agent_specs)):
+        return ENGINE_PATH, "the fast batch simulator does not support these agents"
+    if save_records:
+        return ENGINE_PATH, "records are saved by the engine path only"
+    if budget is not None and budget != Budget():
+        return ENGINE_PATH, "agent budgets apply to the engine path only"
+    if preset_name in PRESET_REMOVED_COLORS and rules.colors_removed:
+        return ENGINE_PATH, f"preset {preset_name!r} fixes the removed colours (engine path only)"
+    return FAST_PATH, ""
+
+
+def simulate(
+    rules: Rules,
+    agent_specs: Sequence[str],
+    games: int,
+    seed: int,
+    *,
+    workers: int = 1,
+    budget: Budget | None = None,
+    preset_name: str | None = None,
+    save_dir: Path | None = None,
+    engine_only: bool = False,
+    progress: ProgressHook | None = None,
+) -> SimulationResult:
+    """Play ``games`` games of ``agent_specs`` (one spec per seat) under ``rules``.
+
+    Args:
+        rules: the rules (``rules.players`` must equal ``len(agent_specs)``).
+        agent_specs: ``make_agent`` spec per seat.
+        games: number of games (> 0).
+        seed: root seed of the run (module docstring).
+        workers: processes to play in (1 = in this process).
+        budget: thinking budget given to every agent.
+        preset_name: passed to the deal (a preset may fix the removed colours).
+        save_dir: directory (created if needed) to write every game's record in.
+        engine_only: never use the batch fast path.
+        progress: called with the number of games done so far.
+
+    Returns:
+        A ``SimulationResult`` whose ``scores`` are in game order.
+
+    Raises:
+        ValueError: ``games`` or ``workers`` is not positive, or the number of specs is not
+            the number of players.
+        ConfigurationError: an unknown or unavailable agent spec.
+    """
+    if games <= 0:
+        raise ValueError(f"the number of games must be positive, not {games}")
+    if workers <= 0:
+        raise ValueError(f"the number of workers must be positive, not {workers}")
+    if len(agent_specs) != rules.players:
+        raise ValueError(f"{len(agent_specs)} agents for {rules.players} players")
+    specs = list(agent_specs)
+    path, note = choose_path(
+        rules,
+        specs,
+        engine_only=engine_only,
+        save_records=save_dir is not None,
+        budget=budget,
+        preset_name=preset_name,
+    )
+    start = time.perf_counter()
+    if path == FAST_PATH:
+        batch = fast_batch_module()
+        assert batch is not None
+        raw = batch.simulate_batch(rules, specs, games, seed, workers)
+        scores = [[int(x) for x in row] for row in raw]
+        if progress is not None:
+            progress(games)
+        return SimulationResult(scores, path, time.perf_counter() - start, note)
+    if save_dir is not None:
+        save_dir.mkdir(parents=True, exist_ok=True)
+    results: list[list[int]] = []
+    if workers == 1:
+        for i in range(games):
+            results.append(
+                play_game(
+                    rules, specs, seed, i, budget=budget, preset_name=preset_name, save_dir=save_dir
+                )
+            )
+            if progress is not None:
+                progress(i + 1)
+    else:
+        results = _simulate_pool(
+            rules, specs, games, seed, workers, budget, preset_name, save_dir, progress
+        )
+    return SimulationResult(results, ENGINE_PATH, time.perf_counter() - start, note)
+
+
+def _simulate_pool(
+    rules: Rules,
+    specs: list[str],
+    games: int,
+    seed: int,
+    workers: int,
+    budget: Budget | None,
+    preset_name: str | None,
+    save_dir: Path | None,
+    progress: ProgressHook | None,
+) -> list[list[int]]:
+    """Games in chunks over a process pool; results put back in game order."""
+    chunk = max(1, min(100, -(-games // (workers * 8))))
+    slots: list[list[list[int]] | None] = [None] * (-(-games // chunk))
+    done = 0
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending = {
+            pool.submit(
+                _play_chunk,
+                rules,
+                specs,
+                seed,
+                lo,
+                min(lo + chunk, games),
+                budget,
+                preset_name,
+                save_dir,
+            )
+            for lo in range(0, games, chunk)
+        }
+        try:
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    lo, part = fut.result()
+                    slots[lo // chunk] = part
+                    done += len(part)
+                if progress is not None:
+                    progress(done)
+        except BaseException:
+            for fut in pending:
+                fut.cancel()
+            raise
+    return [scores for part in slots if part is not None for scores in part]

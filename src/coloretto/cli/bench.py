@@ -1,0 +1,144 @@
+"""``coloretto bench``: speed figures (never asserted in tests; see docs/benchmarks.md).
+
+- ``coloretto bench playout --players 4 --games N [--seed S] [--json] [--fast] [--no-limit]``:
+  benchmark-policy playouts of the engine (``coloretto.arena.bench``), with limit.c compiled
+  and run in the same run for the ratio.
+- ``coloretto bench score [--seconds S] [--json]``: optimal scorings per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..arena.bench import LIMIT_C_RELATIVE, playout_report
+from ..engine.errors import ColorettoError
+from .main import UsageError
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``bench`` parser and its ``playout`` and ``score`` subcommands."""
+    p = subparsers.add_parser("bench", help="speed benchmarks (playouts, scoring)")
+    sub = p.add_subparsers(dest="bench_command", metavar="BENCHMARK")
+    sub.required = True
+
+    po = sub.add_parser(
+        "playout",
+        help="games per second of random playouts, with limit.c's in the same run",
+        description=(
+            "Play full games with the benchmark policy (uniform over {draw} and {take row r}; "
+            "a drawn card goes to a uniform legal row; classic edition, brown table, optimal "
+            "final scoring) and print games per second. Also compiles limit.c with cc -O2 and "
+            "runs it for the ratio ours / limit.c."
+        ),
+    )
+    po.add_argument("--players", type=int, default=4, help="2 to 5 (limit.c: 4 or 5; default 4)")
+    po.add_argument("--games", type=int, default=2000, help="games the engine plays (default 2000)")
+    po.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    po.add_argument(
+        "--fast", action="store_true", help="also measure the fast core (coloretto.fastcore)"
+    )
+    po.add_argument("--no-limit", action="store_true", help="do not compile and run limit.c")
+    po.add_argument(
+        "--limit-c",
+        metavar="PATH",
+        default=None,
+        help=f"path of limit.c (default {LIMIT_C_RELATIVE} from the repository root)",
+    )
+    po.add_argument(
+        "--limit-games",
+        type=int,
+        default=None,
+        help="games limit.c plays (default max(GAMES, 100000))",
+    )
+    po.add_argument("--json", action="store_true", help="print one JSON object")
+    po.set_defaults(func=run_playout)
+
+    sc = sub.add_parser("score", help="optimal scorings per second on random collections")
+    sc.add_argument("--seconds", type=float, default=2.0, help="measuring time (default 2)")
+    sc.add_argument(
+        "--seed", type=int, default=0, help="seed of the random collections (default 0)"
+    )
+    sc.add_argument("--json", action="store_true", help="print one JSON object")
+    sc.set_defaults(func=run_score)
+
+
+def run_playout(args: argparse.Namespace) -> int:
+    """``bench playout``: exit 0 with the figures (limit.c missing is stated, not an error);
+    exit 2 on bad input or ``--fast`` without the fast core."""
+    if args.games <= 0:
+        raise UsageError(f"--games must be positive, not {args.games}")
+    if not 2 <= args.players <= 5:
+        raise UsageError(f"--players must be 2 to 5, not {args.players}")
+    if args.limit_games is not None and args.limit_games <= 0:
+        raise UsageError(f"--limit-games must be positive, not {args.limit_games}")
+    try:
+        report = playout_report(
+            args.players,
+            args.games,
+            args.seed,
+            limit=not args.no_limit,
+            limit_c=args.limit_c,
+            limit_games=args.limit_games,
+            fast=args.fast,
+        )
+    except ModuleNotFoundError as exc:
+        if args.fast and exc.name in ("coloretto.fastcore", "coloretto.fastcore.bench"):
+            raise UsageError(
+                "fast core not installed (coloretto.fastcore.bench is missing)"
+            ) from None
+        raise
+    except (ValueError, ColorettoError) as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(
+        f"engine playout: players={report['players']} games={report['games']} "
+        f"seconds={report['seconds']:.3f} games_per_s={report['games_per_s']:.1f} "
+        f"mean_winner_score={report['mean_winner_score']:.2f}"
+    )
+    if report["ratio"] is not None:
+        print(
+            f"limit.c:        players={report['players']} games={report['limit_games']} "
+            f"games_per_s={report['limit_games_per_s']:.0f} "
+            f"mean_winner_score={report['limit_mean_winner_score']:.2f}"
+        )
+        print(f"ratio engine / limit.c: {report['ratio']:.4f} ({100 * report['ratio']:.2f}%)")
+    else:
+        print(f"limit.c: not measured: {report['limit_note']}; no ratio reported")
+    fast = report.get("fast")
+    if fast is not None:
+        line = (
+            f"fast playout:   games_per_s={fast['games_per_s']:.0f} "
+            f"mean_winner_score={fast['mean_winner_score']:.2f} "
+            f"compile_seconds={fast['compile_seconds']:.2f}"
+        )
+        if fast.get("ratio") is not None:
+            line += f" ratio fast / limit.c: {fast['ratio']:.4f} ({100 * fast['ratio']:.1f}%)"
+        print(line)
+    return 0
+
+
+def run_score(args: argparse.Namespace) -> int:
+    """``bench score``: optimal scorings per second (``coloretto.arena.bench_score``)."""
+    if not args.seconds > 0:
+        raise UsageError(f"--seconds must be positive, not {args.seconds}")
+    try:
+        from ..arena.bench_score import bench_score
+    except ModuleNotFoundError as exc:
+        if exc.name == "coloretto.arena.bench_score":
+            raise UsageError(
+                "the scoring benchmark is not available in this installation"
+            ) from None
+        raise
+    report = bench_score(args.seconds, args.seed)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"optimal scoring: scorings_per_s={report['scorings_per_s']:.0f}")
+    for key, value in report.items():
+        if key != "scorings_per_s":
+            print(f"  {key}={value:.4g}" if isinstance(value, float) else f"  {key}={value}")
+    return 0

@@ -1,0 +1,323 @@
+"""``coloretto play``: a game in the terminal, you against computer players (issue 2, item 6).
+
+Examples::
+
+    coloretto play                                   # you (seat 0) against three computer players
+    coloretto play --players 3 --preset bga --opponents greedy,random --seed 7
+    coloretto play --edition modern --table violet --starting-cards choose --hints
+    coloretto play --resume coloretto-20250101-120000.json
+
+See docs/terminal.md for the keys and docs/record-format.md for the saved record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import importlib.util
+import json
+import secrets
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from ..agents.base import Agent, Budget
+from ..agents.registry import make_agent
+from ..engine.cards import color_code
+from ..engine.errors import ColorettoError, ConfigurationError
+from ..engine.record import Game, load_game
+from ..engine.rules import (
+    EDITIONS,
+    EXTRA_CARDS,
+    NEXT_ROUND_STARTERS,
+    PRESETS,
+    STARTING_CARDS,
+    TABLES,
+    Rules,
+    preset,
+)
+from ..engine.state import hash_seed, new_game
+from ..tui.session import TerminalGame, pending_draw_of
+from .main import UsageError
+
+RULE_OPTIONS = (
+    "players",
+    "edition",
+    "table",
+    "starting_cards",
+    "next_round_starter",
+    "joker_any_color",
+    "match_games",
+    "extra_card",
+    "row_capacities",
+)
+"""rules.md §7 keys settable on the command line (``--next-round-starter`` etc.)."""
+DEAL_OPTIONS = ("removed_colors", "first_player", "preset")
+
+
+def default_opponent() -> str:
+    """``medium`` when the heuristic player is installed, else ``greedy``."""
+    try:
+        found = importlib.util.find_spec("coloretto.agents.heuristic") is not None
+    except (ImportError, ValueError):
+        found = False
+    return "medium" if found else "greedy"
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--preset`` and one option per rules.md §7 key (all default to "not given")."""
+    g = parser.add_argument_group("rules (rules.md §7)")
+    g.add_argument("--preset", choices=list(PRESETS), help="rules preset (default classic)")
+    g.add_argument("--players", type=int, metavar="N", help="2 to 5 players (default 4)")
+    g.add_argument("--edition", choices=EDITIONS)
+    g.add_argument("--table", choices=TABLES, help="score table")
+    g.add_argument(
+        "--starting-cards", choices=STARTING_CARDS, help="dealt at random or chosen in turn"
+    )
+    g.add_argument("--next-round-starter", choices=NEXT_ROUND_STARTERS)
+    g.add_argument("--joker-any-color", choices=("true", "false"))
+    g.add_argument("--match-games", type=int, metavar="N", help="games in a match, 1 to 10")
+    g.add_argument("--extra-card", choices=[e for e in EXTRA_CARDS if e] + ["none"])
+    g.add_argument("--row-capacities", metavar="C,C,...", help="one capacity per row, e.g. 3,3,2,4")
+    g.add_argument(
+        "--removed-colors", metavar="COLOUR,...", help="colours removed (2 or 3 players)"
+    )
+    g.add_argument(
+        "--first-player", type=int, metavar="SEAT", help="seat that starts (default random)"
+    )
+
+
+def rules_from_args(args: argparse.Namespace) -> tuple[Rules, dict[str, Any]]:
+    """The ``Rules`` and the deal options (``removed_colors``, ``first_player``,
+    ``preset_name``) given on the command line.
+
+    Raises:
+        UsageError: a bad value (the message names the option).
+    """
+    overrides: dict[str, Any] = {}
+    for key in RULE_OPTIONS:
+        if key == "players":
+            continue
+        value = getattr(args, key, None)
+        if value is None:
+            continue
+        if key == "joker_any_color":
+            value = value == "true"
+        elif key == "extra_card" and value == "none":
+            value = None
+        elif key == "row_capacities":
+            try:
+                value = tuple(int(x) for x in value.split(","))
+            except ValueError:
+                raise UsageError(
+                    f"--row-capacities must be integers separated by commas, got {value!r}"
+                ) from None
+        overrides[key] = value
+    name = args.preset or "classic"
+    players = args.players if args.players is not None else 4
+    try:
+        rules = preset(name, players, **overrides)
+    except ConfigurationError as exc:
+        raise UsageError(str(exc)) from None
+    deal: dict[str, Any] = {"preset_name": name}
+    if args.removed_colors:
+        try:
+            deal["removed_colors"] = [color_code(c.strip()) for c in args.removed_colors.split(",")]
+        except ValueError as exc:
+            raise UsageError(f"--removed-colors: {exc}") from None
+    if args.first_player is not None:
+        deal["first_player"] = args.first_player
+    return rules, deal
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``play`` subcommand."""
+    p = subparsers.add_parser(
+        "play",
+        help="play a game in the terminal against computer players",
+        description=(
+            "Play Coloretto in the terminal: you against computer players. Type the short key "
+            "of your choice at each prompt (d draw, 1..5 a row). Ctrl-C or q saves the game; "
+            "--resume FILE continues it. See docs/terminal.md."
+        ),
+    )
+    add_rules_arguments(p)
+    p.add_argument("--seat", type=int, default=None, metavar="S", help="your seat (default 0)")
+    p.add_argument(
+        "--opponents",
+        metavar="SPEC,...",
+        help=f"computer players: one spec for all, or one per other seat (default {default_opponent()}); "
+        "e.g. greedy,random,medium",
+    )
+    p.add_argument(
+        "--seed", type=int, help="seed of the deal (default random; printed at the start)"
+    )
+    p.add_argument(
+        "--save",
+        metavar="FILE",
+        help="where to save the record (default ./coloretto-DATE-TIME.json)",
+    )
+    p.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE")
+    p.add_argument(
+        "--hints",
+        action="store_true",
+        help="offer the key h: the advisor's estimate of each choice",
+    )
+    p.add_argument(
+        "--hint-budget", default="1s", metavar="BUDGET", help="advisor thinking time (default 1s)"
+    )
+    p.add_argument("--name", default="You", help="your name at the table (default You)")
+    p.set_defaults(func=run)
+
+
+def _read_json(path: str) -> Any:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not a text (UTF-8) file") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path} is not JSON: {exc}") from None
+
+
+def _opponent_specs(text: str | None, human_seats: list[int], n: int) -> list[str | None]:
+    others = [s for s in range(n) if s not in human_seats]
+    names = [x.strip() for x in (text or default_opponent()).split(",")]
+    if any(not x for x in names):
+        raise UsageError(f"--opponents has an empty name: {text!r}")
+    if len(names) == 1:
+        names = names * len(others)
+    if len(names) != len(others):
+        raise UsageError(
+            f"--opponents names {len(names)} players, but there are {len(others)} other seats"
+        )
+    specs: list[str | None] = [None] * n
+    for seat, spec in zip(others, names):
+        specs[seat] = spec
+    return specs
+
+
+def _make_agents(specs: list[str | None], seed: int, salt: int) -> dict[int, Agent]:
+    agents: dict[int, Agent] = {}
+    for seat, spec in enumerate(specs):
+        if spec is None:
+            continue
+        if spec == "oracle":
+            raise UsageError(
+                "the oracle sees the hidden draw pile; it is for measurements, not for play with people"
+            )
+        try:
+            agent = make_agent(spec, seed=hash_seed(seed, 1000 + 10 * salt + seat))
+        except ConfigurationError as exc:
+            raise UsageError(f"--opponents: {exc}") from None
+        if agent.needs_true_state:
+            raise UsageError(f"{spec!r} sees the hidden draw pile; it cannot play with people")
+        agents[seat] = agent
+    return agents
+
+
+def _seat_name(spec: str, seat: int) -> str:
+    short = spec[4:].split()[0].rsplit("/", 1)[-1] if spec.startswith("cmd:") else spec
+    return f"{short}-{seat}"
+
+
+def _given_rule_options(args: argparse.Namespace) -> list[str]:
+    keys = [
+        k for k in RULE_OPTIONS + DEAL_OPTIONS + ("seed",) if getattr(args, k, None) is not None
+    ]
+    return ["--" + k.replace("_", "-") for k in keys]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play (or resume) a game; return 0 when it ends or is saved with q, 130 after Ctrl-C
+    (saved), 1 when input ended early (saved), 2 for bad options."""
+    console = Console(highlight=False)
+    try:
+        hint_budget = Budget.parse(args.hint_budget)
+    except ValueError as exc:
+        raise UsageError(f"--hint-budget: {exc}") from None
+    pending = None
+    if args.resume:
+        given = _given_rule_options(args)
+        if given:
+            raise UsageError(
+                f"--resume continues the saved game's rules and deal; do not give {', '.join(given)}"
+            )
+        record = _read_json(args.resume)
+        try:
+            game = load_game(record)
+        except ColorettoError as exc:
+            raise UsageError(f"{args.resume} is not a valid record: {exc}") from None
+        n = game.state.n
+        humans = record.get("human_seats")
+        if not (
+            isinstance(humans, list)
+            and humans
+            and all(type(s) is int and 0 <= s < n for s in humans)
+        ):
+            humans = [args.seat if args.seat is not None else 0]
+        saved = record.get("agents")
+        if (
+            args.opponents is None
+            and isinstance(saved, list)
+            and len(saved) == n
+            and all(
+                (x is None) == (s in humans) and (x is None or isinstance(x, str))
+                for s, x in enumerate(saved)
+            )
+        ):
+            specs: list[str | None] = list(saved)
+        else:
+            specs = _opponent_specs(args.opponents, humans, n)
+        seed = record.get("seed")
+        seed = seed if type(seed) is int else 0
+        salt = len(game.entries)
+        save = Path(args.save) if args.save else Path(args.resume)
+        pending = pending_draw_of(record)
+    else:
+        rules, deal = rules_from_args(args)
+        seed = args.seed if args.seed is not None else secrets.randbits(48)
+        seat = args.seat if args.seat is not None else 0
+        if not 0 <= seat < rules.players:
+            raise UsageError(
+                f"--seat {seat} is not a seat of a {rules.players}-player game (0..{rules.players - 1})"
+            )
+        humans = [seat]
+        specs = _opponent_specs(args.opponents, humans, rules.players)
+        try:
+            state = new_game(rules, seed, **deal)
+        except ConfigurationError as exc:
+            raise UsageError(str(exc)) from None
+        names = [args.name if spec is None else _seat_name(spec, s) for s, spec in enumerate(specs)]
+        game = Game(state, names)
+        salt = 0
+        stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        save = Path(args.save) if args.save else Path(f"coloretto-{stamp}.json")
+    if save.is_dir():
+        raise UsageError(f"--save {save}: is a directory")
+    parent = save.parent if str(save.parent) else Path(".")
+    if not parent.is_dir():
+        raise UsageError(f"cannot save to {save}: no directory {parent}")
+    agents = _make_agents(specs, seed, salt)
+    session = TerminalGame(
+        game=game,
+        agents=agents,
+        human_seats=list(humans),
+        agent_specs=specs,
+        save_path=save,
+        console=console,
+        seed=seed,
+        hints=args.hints,
+        hint_budget=hint_budget,
+        read_line=lambda prompt: console.input(Text(prompt)),
+        pending_draw=pending,
+    )
+    return session.run()
+
+
+__all__ = ["add_rules_arguments", "default_opponent", "register", "rules_from_args", "run"]

@@ -1,0 +1,104 @@
+"""``coloretto replay FILE [--json]``: check every action of a game record against the rules
+and print the final (or current) scores (issue 2, item 5; docs/record-format.md).
+
+Exit status: 0 the record is valid, 1 it is not (illegal action, inconsistent setup, a
+``result`` that disagrees), 2 the file cannot be read or is not JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..engine.record import replay
+from .main import UsageError
+
+
+def read_record_file(path: str) -> Any:
+    """The parsed JSON of ``path`` (any JSON value; the record checks come later).
+
+    Raises:
+        UsageError: the file is missing or unreadable, not UTF-8 text, or not JSON (exit 2).
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a directory, not a record file") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not a text (UTF-8) file") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path} is not JSON: {exc}") from None
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``replay`` subcommand."""
+    p = subparsers.add_parser(
+        "replay",
+        help="check a game record action by action and print its scores",
+        description=(
+            "Replay a coloretto-record/1 file, checking every action against the rules, and "
+            "print the final (or current) scores. Exit status 1 if the record is invalid."
+        ),
+    )
+    p.add_argument("file", metavar="FILE", help="the record (JSON)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"valid": true, "finished", "scores", "winners"} or {"valid": false, "action_index", "error"}',
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay ``args.file``; 0 valid, 1 invalid (2 via ``UsageError`` for an unreadable file)."""
+    record = read_record_file(args.file)
+    result = replay(record)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0 if result.valid else 1
+    console = Console(highlight=False)
+    if not result.valid:
+        actions = record.get("actions") if isinstance(record, dict) else None
+        if result.action_index is None:
+            where = "in its header or setup"
+        elif isinstance(actions, list) and result.action_index == len(actions):
+            where = "in its result"
+        else:
+            where = f"at action {result.action_index}"
+        console.print(f"{args.file}: INVALID {where}: {result.error}", markup=False, soft_wrap=True)
+        return 1
+    assert result.game is not None
+    game = result.game
+    st = game.state
+    n_actions = len(game.entries)
+    status = (
+        "finished" if st.is_over() else f"not finished ({st.decision}, seat {st.to_move} to move)"
+    )
+    console.print(
+        f"{args.file}: valid, {n_actions} actions, {status}", markup=False, soft_wrap=True
+    )
+    table = Table(box=None, pad_edge=False)
+    table.add_column("seat", justify="right")
+    table.add_column("player")
+    table.add_column("score" if st.rules.match_games == 1 else "match total", justify="right")
+    table.add_column("rank", justify="right")
+    totals, ranks = st.totals(), st.ranks()
+    for s, name in enumerate(game.seats):
+        table.add_row(str(s), Text(name), str(totals[s]), str(ranks[s]))
+    console.print(table)
+    winners = ", ".join(game.seats[s] for s in st.winners())
+    label = "Winner" if len(st.winners()) == 1 else "Shared win"
+    console.print(
+        f"{label}{'' if st.is_over() else ' (so far)'}: {winners}", markup=False, soft_wrap=True
+    )
+    return 0

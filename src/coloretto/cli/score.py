@@ -1,0 +1,312 @@
+"""``coloretto score``: the optimal score of a collection, for people at a physical table.
+
+Example::
+
+    coloretto score green=6 yellow=4 red=3 blue=2 joker=1 plus2=1
+    coloretto score green=6 yellow=4 red=3 blue=2 joker=1 plus2=1 --table violet --json
+
+Colour labels are free words (the rules' seven colours or any others, e.g. ``red``), at most
+seven; ``joker``, ``golden_joker`` and ``plus2`` are reserved for those cards. Jokers may go
+to any of seven colours, also to one not named (shown as "another colour"). The score is the
+maximum over every joker placement (rules.md §6).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..engine.cards import NUM_COLORS
+from ..engine.rules import Rules
+from ..engine.scoring import ScoreBreakdown, optimal_score
+from .main import UsageError
+
+RESERVED = ("joker", "golden_joker", "plus2")
+SCORING_EXTRAS = ("single_three", "triple_three", "triple_minus")
+TABLE_NAMES = {"brown": "brown", "violet": "violet", "gray": "violet", "grey": "violet"}
+MAX_JOKERS = 3
+"""The game has three jokers (classic: 3 regular; modern: 2 regular and the golden one)."""
+UNNAMED = "another colour"
+
+_STYLES = {
+    "blue": "bold blue",
+    "brown": "bold rgb(160,100,50)",
+    "gray": "bold grey62",
+    "grey": "bold grey62",
+    "green": "bold green",
+    "orange": "bold dark_orange",
+    "pink": "bold hot_pink",
+    "yellow": "bold yellow",
+    "red": "bold red",
+    "violet": "bold magenta",
+    "purple": "bold magenta",
+}
+
+
+@dataclass
+class Tally:
+    """A collection as typed: colour labels with their counts, jokers and "+2" cards."""
+
+    labels: list[str] = field(default_factory=list)
+    counts: list[int] = field(default_factory=list)
+    jokers: int = 0
+    golden_jokers: int = 0
+    plus2: int = 0
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``score`` subcommand to ``subparsers`` (an argparse subparsers action)."""
+    parser = subparsers.add_parser(
+        "score",
+        help="score a collection (optimal jokers), e.g. green=6 yellow=4 joker=1 plus2=1",
+        description=(
+            "Score one player's collection with the optimal joker placement (rules.md §6). "
+            "Give cards as LABEL=N: up to seven colour labels of your choice, plus "
+            "joker=N, golden_joker=N and plus2=N. Options go before or after the cards."
+        ),
+        epilog=(
+            "examples: coloretto score green=6 yellow=4 red=3 blue=2 joker=1 plus2=1 | "
+            "coloretto score orange=4 yellow=3 green=2 blue=2 joker=1 --table violet --json"
+        ),
+    )
+    parser.add_argument(
+        "cards",
+        nargs="*",
+        metavar="LABEL=N",
+        help="cards held: a colour label (any word) or joker, golden_joker, plus2, with a count",
+    )
+    parser.add_argument(
+        "--table",
+        choices=sorted(TABLE_NAMES),
+        default="brown",
+        help="score table: brown (standard, default) or violet (= gray, the alternate side)",
+    )
+    parser.add_argument(
+        "--extra",
+        default=None,
+        metavar="CARD",
+        help="an Extrakarten scoring card: single_three (a colour of exactly 1 card is worth "
+        "3), triple_three (a colour of exactly 3 cards is worth 2) or triple_minus "
+        "(negative colours count three times)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=run)
+
+
+def parse_cards(items: Sequence[str]) -> Tally:
+    """Parse ``LABEL=N`` words into a :class:`Tally`.
+
+    Labels are compared case-insensitively; ``joker``, ``golden_joker`` and ``plus2`` name
+    those cards, any other label a colour.
+
+    Raises:
+        UsageError: a word without ``=``, an empty label, a count that is not a non-negative
+            integer, a repeated label, more than seven colours, more than three jokers.
+    """
+    tally = Tally()
+    seen: dict[str, str] = {}
+    for item in items:
+        label, sep, value = item.partition("=")
+        label = label.strip()
+        value = value.strip()
+        if not sep:
+            raise UsageError(f"{item!r}: expected LABEL=N, e.g. green=3 or joker=1")
+        if not label:
+            raise UsageError(f"{item!r}: the label before '=' is empty")
+        if not (value.isascii() and value.isdigit()):
+            raise UsageError(f"{item!r}: the count {value!r} is not a non-negative integer")
+        key = label.casefold()
+        if key in seen:
+            raise UsageError(f"{item!r}: label {label!r} is given twice (also as {seen[key]!r})")
+        seen[key] = item
+        n = int(value)
+        if key == "joker":
+            tally.jokers = n
+        elif key == "golden_joker":
+            tally.golden_jokers = n
+        elif key == "plus2":
+            tally.plus2 = n
+        else:
+            tally.labels.append(label)
+            tally.counts.append(n)
+    if len(tally.labels) > NUM_COLORS:
+        raise UsageError(
+            f"{len(tally.labels)} colours given ({', '.join(tally.labels)}); "
+            f"the game has at most {NUM_COLORS}"
+        )
+    if tally.jokers + tally.golden_jokers > MAX_JOKERS:
+        raise UsageError(
+            f"{tally.jokers + tally.golden_jokers} jokers given; the game has {MAX_JOKERS} "
+            "(golden joker included)"
+        )
+    return tally
+
+
+def _scoring_rules(table: str, extra: str | None) -> Rules:
+    """Rules carrying the score table and Extrakarten scoring card.
+
+    Raises:
+        UsageError: ``extra`` is not a scoring card.
+    """
+    if extra is not None and extra.casefold() in ("none", "null", ""):
+        extra = None
+    if extra == "first_out_draws":
+        raise UsageError(
+            "--extra first_out_draws is not a scoring card (it changes play, not scoring); "
+            f"scoring cards: {', '.join(SCORING_EXTRAS)}"
+        )
+    if extra is not None and extra not in SCORING_EXTRAS:
+        raise UsageError(
+            f"--extra {extra!r} is not an Extrakarten scoring card; "
+            f"choose {', '.join(SCORING_EXTRAS)}"
+        )
+    return Rules(table=TABLE_NAMES[table], extra_card=extra)
+
+
+def _all_labels(named: Sequence[str]) -> list[str]:
+    """The named labels followed by labels for the unnamed colours, seven in all."""
+    taken = {label.casefold() for label in named}
+    labels = list(named)
+    k = 1
+    while len(labels) < NUM_COLORS:
+        label = UNNAMED if k == 1 else f"{UNNAMED} {k}"
+        k += 1
+        if label.casefold() not in taken:
+            labels.append(label)
+    return labels
+
+
+def score_tally(tally: Tally, rules: Rules) -> dict[str, Any]:
+    """Score ``tally`` under ``rules``; return the JSON-ready result.
+
+    Returns:
+        ``{"total", "table", "extra", "positive": {label: points},
+        "negative": {label: negative points}, "jokers": {label: jokers given},
+        "plus2": points, "plus2_cards": n, "counts": {label: cards after jokers},
+        "placements": number of joker placements tried}``. ``counts`` holds every named
+        colour and each unnamed colour that received a joker.
+    """
+    labels = _all_labels(tally.labels)
+    counts = tally.counts + [0] * (NUM_COLORS - len(tally.counts))
+    jokers = tally.jokers + tally.golden_jokers
+    result: ScoreBreakdown = optimal_score(
+        counts,
+        jokers,
+        tally.plus2,
+        table=rules.score_table,
+        negative_factor=rules.negative_factor,
+    )
+    named = len(tally.labels)
+    return {
+        "total": result.total,
+        "table": rules.table,
+        "extra": rules.extra_card,
+        "positive": {labels[i]: p for i, p in result.positive.items()},
+        "negative": {labels[i]: p for i, p in result.negative.items()},
+        "jokers": {labels[i]: n for i, n in result.jokers.items()},
+        "plus2": result.plus2,
+        "plus2_cards": tally.plus2,
+        "counts": {labels[i]: c for i, c in enumerate(result.counts) if i < named or c > 0},
+        "placements": math.comb(NUM_COLORS + jokers - 1, jokers),
+    }
+
+
+def _label_text(label: str) -> Text:
+    return Text(label, style=_STYLES.get(label.casefold(), "bold"))
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def render(result: dict[str, Any], tally: Tally, console: Console) -> None:
+    """Print the readable breakdown of :func:`score_tally`'s ``result`` on ``console``."""
+    typed = dict(zip(tally.labels, tally.counts, strict=True))
+    title = f"Coloretto score, {result['table']} table"
+    if result["extra"]:
+        title += f", Extrakarten card {result['extra']}"
+    console.print(Text(title, style="bold"))
+    table = Table(box=box.SIMPLE_HEAD)
+    table.add_column("")
+    table.add_column("colour")
+    table.add_column("cards", justify="right")
+    table.add_column("jokers", justify="right")
+    table.add_column("counted", justify="right")
+    table.add_column("points", justify="right")
+    for sign, part in (("+", result["positive"]), ("-", result["negative"])):
+        for label, points in part.items():
+            given = result["jokers"].get(label, 0)
+            after = result["counts"][label]
+            counted = f"{after} (as 6)" if after > 6 else str(after)
+            table.add_row(
+                Text(sign, style="green" if sign == "+" else "red"),
+                _label_text(label),
+                str(typed.get(label, 0)),
+                f"+{given}" if given else "",
+                counted,
+                Text(f"{points:+d}", style="green" if sign == "+" else "red"),
+            )
+    if result["plus2_cards"]:
+        table.add_row(
+            Text("+", style="green"),
+            Text('"+2" cards', style="bold"),
+            str(result["plus2_cards"]),
+            "",
+            "",
+            Text(f"{result['plus2']:+d}", style="green"),
+        )
+    table.add_section()
+    table.add_row(
+        "", Text("total", style="bold"), "", "", "", Text(str(result["total"]), style="bold")
+    )
+    console.print(table)
+
+    notes: list[str] = []
+    n_pos, n_neg = len(result["positive"]), len(result["negative"])
+    if n_neg:
+        factor = " (three times, triple_minus)" if result["extra"] == "triple_minus" else ""
+        others = "the other colour counts" if n_neg == 1 else f"the other {n_neg} count"
+        notes.append(f"The {n_pos} colours worth most count positive; {others} negative{factor}.")
+    elif n_pos:
+        notes.append("Three colours or fewer: every colour counts positive.")
+    else:
+        notes.append("No colour cards.")
+    if result["jokers"]:
+        where = ", ".join(
+            f"{_plural(n, 'joker')} to {label}" for label, n in result["jokers"].items()
+        )
+        notes.append(
+            f"Jokers placed for the highest total ({where}), best of "
+            f"{_plural(result['placements'], 'placement')} tried."
+        )
+    ignored = [label for label, c in result["counts"].items() if c == 0]
+    if ignored:
+        notes.append(f"No cards: {', '.join(ignored)}.")
+    for note in notes:
+        console.print(Text(note))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Score the collection on the command line; print the breakdown or JSON. Returns 0.
+
+    Raises:
+        UsageError: bad cards or ``--extra`` (the caller exits with status 2).
+    """
+    rules = _scoring_rules(args.table, args.extra)
+    tally = parse_cards(args.cards)
+    result = score_tally(tally, rules)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        render(result, tally, Console(file=sys.stdout, highlight=False))
+    return 0

@@ -1,0 +1,90 @@
+"""``coloretto serve``: the web application (issue 4; docs/web-api.md, docs/deploy.md).
+
+Runs the FastAPI application under uvicorn. The database is SQLite by default (a file),
+or PostgreSQL with ``--database-url postgresql://...``; the schema is migrated to the
+latest version (Alembic ``upgrade head``) at start-up. ``--redis-url`` lets several
+processes serve one PostgreSQL database (table updates travel over Redis pub/sub).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from typing import Any
+
+DEFAULT_DB = "./coloretto.db"
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``serve`` subcommand."""
+    p = subparsers.add_parser(
+        "serve",
+        help="start the web application (browser play, HTTP + WebSocket API)",
+        description="Start the web application on http://HOST:PORT (default http://127.0.0.1:8000).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    p.add_argument("--port", type=int, default=8000, help="TCP port (0: any free port)")
+    p.add_argument(
+        "--database-url",
+        default=os.environ.get("COLORETTO_DATABASE_URL", DEFAULT_DB),
+        help="SQLite file path or sqlite:///FILE, or postgresql://USER@HOST/DB (env COLORETTO_DATABASE_URL)",
+    )
+    p.add_argument(
+        "--redis-url",
+        default=os.environ.get("COLORETTO_REDIS_URL"),
+        help="redis://HOST:PORT/0 to share table updates between several server processes (env COLORETTO_REDIS_URL)",
+    )
+    p.add_argument("--computer-delay", type=float, default=0.5, help="seconds a computer player waits before acting")
+    p.add_argument("--handover-after", type=float, default=15.0,
+                   help="seconds a disconnected person's seat waits before others may hand it to a computer player")
+    p.add_argument("--ip-rate", type=float, default=30.0, help="HTTP requests per second per IP address")
+    p.add_argument("--ip-burst", type=float, default=120.0, help="HTTP request burst per IP address")
+    p.add_argument("--ws-rate", type=float, default=20.0, help="WebSocket messages per second per connection")
+    p.add_argument("--ws-burst", type=float, default=40.0, help="WebSocket message burst per connection")
+    p.add_argument("--max-ws-per-ip", type=int, default=64, help="open WebSocket connections per IP address")
+    p.add_argument("--agent-threads", type=int, default=2, help="threads for computer players and hints")
+    p.add_argument("--process-id", default="", help="name of this process (logs, presence); random if empty")
+    p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    p.add_argument("--access-log", action=argparse.BooleanOptionalAction, default=True, help="log every HTTP request")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server; returns when it stops (exit status 0), 2 on bad options."""
+    from .main import UsageError
+
+    try:
+        import uvicorn
+
+        from ..server.app import create_app
+        from ..server.config import Settings
+    except ModuleNotFoundError as exc:
+        raise UsageError(f"the web server needs the 'web' extra: pip install 'coloretto[web]' ({exc.name} missing)") from None
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be 0 to 65535, not {args.port}")
+    for flag in ("computer_delay", "handover_after"):
+        if getattr(args, flag) < 0:
+            raise UsageError(f"--{flag.replace('_', '-')} cannot be negative")
+    for flag in ("ip_rate", "ip_burst", "ws_rate", "ws_burst"):
+        if getattr(args, flag) <= 0:
+            raise UsageError(f"--{flag.replace('_', '-')} must be positive")
+    if args.max_ws_per_ip < 1 or args.agent_threads < 1:
+        raise UsageError("--max-ws-per-ip and --agent-threads must be at least 1")
+    try:
+        settings = Settings(
+            database_url=args.database_url, redis_url=args.redis_url or None, computer_delay=args.computer_delay,
+            handover_after=args.handover_after, ip_rate=args.ip_rate, ip_burst=args.ip_burst, ws_rate=args.ws_rate,
+            ws_burst=args.ws_burst, max_ws_per_ip=args.max_ws_per_ip, agent_threads=args.agent_threads,
+            **({"process_id": args.process_id} if args.process_id else {}),
+        )
+    except ValueError as exc:
+        raise UsageError(f"--database-url: {exc}") from None
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    app = create_app(settings)
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level=args.log_level, access_log=args.access_log,
+        ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20, lifespan="on",
+    )
+    return 0

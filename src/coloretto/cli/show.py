@@ -1,0 +1,76 @@
+"""``coloretto show RECORD [--seat s] [--json]``: the table at the end of a record as one
+seat sees it (issue 2, item 4).
+
+The view is that seat's observation (``coloretto.engine.observation``): never the order of the
+draw pile. ``--json`` prints the ``coloretto-observation/1`` object.
+
+Exit status: 0 ok, 1 the record is invalid, 2 unreadable file, not JSON, or a bad ``--seat``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rich.console import Console
+
+from ..engine.errors import InvalidRecordError
+from ..engine.observation import observe
+from ..engine.record import load_game
+from ..tui import render
+from .main import UsageError
+from .replay import read_record_file
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``show`` subcommand."""
+    p = subparsers.add_parser(
+        "show",
+        help="show the table at the end of a record, as one seat sees it",
+        description=(
+            "Replay RECORD and show the table at its end from one seat's point of view "
+            "(default: the seat to move, or seat 0 when the game is over)."
+        ),
+    )
+    p.add_argument("record", metavar="RECORD", help="a coloretto-record/1 file")
+    p.add_argument("--seat", type=int, metavar="S", help="the seat whose view to show")
+    p.add_argument("--json", action="store_true", help="print the coloretto-observation/1 object")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Show the view; 1 for an invalid record (2 via ``UsageError`` for bad input)."""
+    record = read_record_file(args.record)
+    try:
+        game = load_game(record)
+    except InvalidRecordError as exc:
+        where = "" if exc.action_index is None else f" (action {exc.action_index})"
+        print(f"coloretto show: {args.record} is not a valid record{where}: {exc}", file=sys.stderr)
+        return 1
+    st = game.state
+    seat = args.seat
+    if seat is None:
+        seat = max(st.to_move, 0)
+    if not 0 <= seat < st.n:
+        raise UsageError(f"--seat {seat} is not a seat of this {st.n}-player game (0..{st.n - 1})")
+    obs = observe(st, seat)
+    if args.json:
+        print(json.dumps(obs.to_json()))
+        return 0
+    console = Console(highlight=False)
+    console.print(render.board(obs.state, game.seats, viewer=seat, viewer_suffix=" (this view)"))
+    if st.is_over():
+        bds = [st.breakdown(s) for s in range(st.n)]
+        title = "Final scores" if st.rules.match_games == 1 else "Last game of the match"
+        console.print(render.breakdown_table(bds, game.seats, title=title, ranks=st.ranks()))
+        console.print(render.winners_text(st.winners(), st.totals(), game.seats))
+    else:
+        legal = ", ".join(render.describe(a) for a in st.legal_actions())
+        console.print(
+            f"{game.seats[st.to_move]} (seat {st.to_move}) to decide: {legal}",
+            markup=False,
+            soft_wrap=True,
+        )
+    return 0

@@ -1,0 +1,241 @@
+"""``coloretto simulate``: many games between agents, with win shares, scores and ranks.
+
+Example: ``coloretto simulate --players 4 --agents greedy,random,random,random --games 1000``.
+Statistics and their 95% intervals: see ``coloretto.arena.stats``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..agents import Budget, make_agent
+from ..arena.simulate import ENGINE_PATH, SimulationResult, simulate
+from ..arena.stats import AgentSummary, summarize_agents, summarize_seats
+from ..engine.errors import ColorettoError
+from ..engine.rules import PRESETS, Rules, preset
+from .main import UsageError
+
+METHOD = (
+    "win share: 1 per win, ties split (1/k each of k tied winners); rank: competition rank "
+    "(1 = best, ties share the better rank); intervals: 95% normal approximation, "
+    "mean +- 1.96 * sample sd / sqrt(games); a spec in several seats is averaged over its "
+    "seats within each game first"
+)
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``simulate`` parser."""
+    p = subparsers.add_parser(
+        "simulate",
+        help="play many games between agents and report win shares, scores and ranks",
+        description=(
+            "Play many games between computer players. Per seat (and per agent spec that "
+            "sits in several seats): win share, mean score and mean rank with 95% "
+            "confidence intervals. " + METHOD + "."
+        ),
+    )
+    p.add_argument("--players", type=int, default=4, help="number of players, 2 to 5 (default 4)")
+    p.add_argument(
+        "--agents",
+        default=None,
+        help="comma-separated agent spec per seat, e.g. greedy,random,random,random "
+        "(default: greedy then random in the other seats)",
+    )
+    p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    p.add_argument(
+        "--seed", type=int, default=None, help="root seed (default: a random one, printed)"
+    )
+    p.add_argument(
+        "--preset", default="classic", help=f"rules preset: {', '.join(PRESETS)} (default classic)"
+    )
+    p.add_argument(
+        "--edition", choices=("classic", "modern"), default=None, help="override the edition"
+    )
+    p.add_argument(
+        "--table", choices=("brown", "violet"), default=None, help="override the score table"
+    )
+    p.add_argument("--workers", type=int, default=1, help="processes to play in (default 1)")
+    p.add_argument(
+        "--budget",
+        default=None,
+        help="thinking budget per decision for every agent: 0.5s, 500ms, 2000",
+    )
+    p.add_argument(
+        "--save-records", metavar="DIR", default=None, help="write each game's record into DIR"
+    )
+    p.add_argument("--engine-only", action="store_true", help="never use the fast batch simulator")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run)
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    overrides: dict[str, Any] = {}
+    if args.edition is not None:
+        overrides["edition"] = args.edition
+    if args.table is not None:
+        overrides["table"] = args.table
+    try:
+        return preset(args.preset, args.players, **overrides)
+    except ColorettoError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _specs(args: argparse.Namespace) -> list[str]:
+    if args.agents is None:
+        return ["greedy"] + ["random"] * (args.players - 1)
+    specs = [s.strip() for s in args.agents.split(",")]
+    if any(not s for s in specs):
+        raise UsageError(f"--agents {args.agents!r}: an agent spec is empty")
+    if len(specs) != args.players:
+        raise UsageError(f"--agents names {len(specs)} agent(s) but --players is {args.players}")
+    for spec in specs:
+        try:
+            make_agent(spec, 0).close()
+        except ColorettoError as exc:
+            raise UsageError(str(exc)) from None
+    return specs
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the simulation and print the report (exit 0), or raise ``UsageError`` (exit 2)."""
+    if args.games <= 0:
+        raise UsageError(f"--games must be positive, not {args.games}")
+    if args.workers <= 0:
+        raise UsageError(f"--workers must be positive, not {args.workers}")
+    rules = _rules(args)
+    specs = _specs(args)
+    try:
+        budget = Budget.parse(args.budget) if args.budget else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
+    save_dir = Path(args.save_records) if args.save_records else None
+    if save_dir is not None and save_dir.exists() and not save_dir.is_dir():
+        raise UsageError(f"--save-records {save_dir}: not a directory")
+
+    show_progress = not args.json and sys.stderr.isatty()
+    result = _run_with_progress(rules, specs, args, seed, budget, save_dir, show_progress)
+    seats = summarize_seats(specs, result.scores)
+    aggregates = summarize_agents(specs, result.scores)
+    report = {
+        "rules": rules.to_dict(),
+        "preset": args.preset,
+        "agents": specs,
+        "games": len(result.scores),
+        "seed": seed,
+        "workers": args.workers,
+        "path": result.path,
+        "path_note": result.note,
+        "seconds": result.seconds,
+        "games_per_s": len(result.scores) / result.seconds if result.seconds > 0 else None,
+        "method": METHOD,
+        "seats": [dict(s.to_json(), seat=s.seats[0]) for s in seats],
+        "by_agent": [a.to_json() for a in aggregates],
+    }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        _print_report(report, seats, aggregates, repeated=len(set(specs)) < len(specs))
+    return 0
+
+
+def _run_with_progress(
+    rules: Rules,
+    specs: list[str],
+    args: argparse.Namespace,
+    seed: int,
+    budget: Budget | None,
+    save_dir: Path | None,
+    show: bool,
+) -> SimulationResult:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    kwargs: dict[str, Any] = {
+        "workers": args.workers,
+        "budget": budget,
+        "preset_name": args.preset,
+        "save_dir": save_dir,
+        "engine_only": args.engine_only,
+    }
+    if not show:
+        try:
+            return simulate(rules, specs, args.games, seed, **kwargs)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    with Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=args.games)
+        try:
+            return simulate(
+                rules,
+                specs,
+                args.games,
+                seed,
+                progress=lambda n: bar.update(task, completed=n),
+                **kwargs,
+            )
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+
+
+def _print_report(
+    report: dict[str, Any],
+    seats: list[AgentSummary],
+    aggregates: list[AgentSummary],
+    repeated: bool,
+) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    path = report["path"]
+    note = f" ({report['path_note']})" if report["path_note"] and path == ENGINE_PATH else ""
+    rate = report["games_per_s"]
+    console.print(
+        f"{report['games']} games, {report['rules']['players']} players, preset {report['preset']}, "
+        f"edition {report['rules']['edition']}, table {report['rules']['table']}, seed {report['seed']}"
+    )
+    console.print(
+        f"path: {path}{note}; {report['workers']} worker(s); {report['seconds']:.2f} s"
+        + (f" ({rate:.1f} games/s)" if rate else "")
+    )
+
+    def table(title: str, rows: list[AgentSummary], first: str) -> Table:
+        t = Table(title=title)
+        t.add_column(first)
+        t.add_column("agent")
+        t.add_column("win share", justify="right")
+        t.add_column("mean score", justify="right")
+        t.add_column("mean rank", justify="right")
+        for r in rows:
+            t.add_row(
+                ",".join(map(str, r.seats)),
+                r.agent,
+                r.win_share.format(3),
+                r.score.format(2),
+                r.rank.format(3),
+            )
+        return t
+
+    console.print(table("per seat (95% confidence intervals)", seats, "seat"))
+    if repeated:
+        console.print(table("per agent (seats averaged within each game)", aggregates, "seats"))
+    console.print(METHOD, style="dim", highlight=False)

@@ -1,0 +1,326 @@
+"""``coloretto tournament``: measure agents against each other with duplicate deals.
+
+Every deal is replayed with the agents rotated through the seats; results per agent entry
+(and per distinct agent) with 95% intervals, OpenSkill ratings, JSON/CSV/PNG reports.
+Method: ``coloretto.arena.tournament`` (module docstring).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import shutil
+import sys
+from typing import Any
+
+from ..agents.base import Budget
+from ..agents.registry import make_agent
+from ..engine.errors import ConfigurationError
+from ..engine.rules import PRESETS
+from ..engine.rules import preset as make_preset
+from .main import UsageError
+
+EPILOG = """\
+Method: deal d is played once per rotation of the agents through the seats (duplicate
+deals), so --games is rounded up to a multiple of the player count. Win share counts a
+tie as a split win; intervals are 95% normal-approximation intervals over deals. Seconds
+per decision are wall-clock per asked decision (mean and p95). Ratings: OpenSkill
+Plackett-Luce over all games in game order. The same --seed gives the same results for
+any --workers and --backend (timings aside).
+
+External engines: --agents 'cmd:python3 my_bot.py' (coloretto-engine/1, see
+docs/engine-protocol.md). Answers are due within the budget's time (default 1000 ms)
+plus --engine-grace-ms. On a malformed, illegal or late answer or an exited engine the
+seat forfeits the game (--on-engine-failure forfeit) or a built-in agent finishes it
+(fallback:random); every failure is reported.
+
+Ray: --backend ray --address ADDR uses a running cluster (coloretto must be installed on
+its nodes, with the same version); without --address a local Ray is started for the run.
+
+Example:
+  coloretto tournament --agents mcts,heuristic,heuristic,heuristic --games 400 \\
+      --budget 0.5s --json out.json --csv out.csv --plot out.png
+"""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``tournament`` parser."""
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "tournament",
+        help="play agents against each other with duplicate deals and rate them",
+        description="Measure agents against each other with duplicate deals; rate them.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--agents",
+        required=True,
+        metavar="A,B,...",
+        help="one agent spec per seat, comma-separated (random, greedy, heuristic, mcts, "
+        "oracle, easy..expert, cmd:COMMAND)",
+    )
+    p.add_argument(
+        "--players", type=int, default=None, help="players per game (default: number of agents)"
+    )
+    p.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        help="games to play (rounded up to whole deals; default 100)",
+    )
+    p.add_argument(
+        "--budget",
+        default=None,
+        help="thinking budget per decision: 0.5s, 500ms or 2000 (iterations)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
+    p.add_argument(
+        "--preset", default="classic", help=f"rules preset: {', '.join(PRESETS)} (default classic)"
+    )
+    p.add_argument(
+        "--workers", type=int, default=None, help="parallel workers (default: all cores)"
+    )
+    p.add_argument(
+        "--backend",
+        choices=("process", "ray"),
+        default="process",
+        help="process: local processes (default); ray: a Ray cluster",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="Ray cluster address (default: start a local Ray for the run)",
+    )
+    p.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        default=None,
+        metavar="FILE",
+        help="write the results as JSON to FILE (no FILE: to standard output instead of the table)",
+    )
+    p.add_argument("--csv", default=None, metavar="FILE", help="write the per-agent summary as CSV")
+    p.add_argument(
+        "--plot",
+        default=None,
+        metavar="FILE",
+        help="write a PNG of win shares with their intervals",
+    )
+    p.add_argument(
+        "--records",
+        default=None,
+        metavar="FILE",
+        help="write every game's coloretto-record/1, one JSON object per line",
+    )
+    p.add_argument(
+        "--on-engine-failure",
+        default="forfeit",
+        metavar="POLICY",
+        help="forfeit (default) or fallback:AGENT (e.g. fallback:random)",
+    )
+    p.add_argument(
+        "--engine-grace-ms",
+        type=int,
+        default=1000,
+        help="grace after time_ms before an external engine's answer is late (default 1000)",
+    )
+    p.add_argument(
+        "--engine-log",
+        default=None,
+        metavar="FILE",
+        help="append external engines' standard error to FILE",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar or notes")
+    p.set_defaults(func=run)
+
+
+def _check_output(path: str | None, option: str) -> None:
+    if path is None or path == "-":
+        return
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise UsageError(f"{option} {path!r}: directory {parent!r} does not exist")
+    if os.path.isdir(path):
+        raise UsageError(f"{option} {path!r} is a directory")
+
+
+def _check_agent(spec: str) -> None:
+    if spec.startswith("cmd:"):
+        try:
+            argv = shlex.split(spec[4:])
+        except ValueError as exc:
+            raise UsageError(f"agent {spec!r}: cannot split the command: {exc}") from None
+        if not argv:
+            raise UsageError(f"agent {spec!r}: empty command (use cmd:PROGRAM [ARGS])")
+        prog = argv[0]
+        found = (
+            (os.path.isfile(prog) and os.access(prog, os.X_OK))
+            if os.sep in prog
+            else shutil.which(prog)
+        )
+        if not found:
+            raise UsageError(f"agent {spec!r}: program {prog!r} not found or not executable")
+        return
+    try:
+        make_agent(spec).close()
+    except ConfigurationError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def build_config(args: argparse.Namespace) -> Any:
+    """The ``TournamentConfig`` for parsed ``args``; a note about rounding goes to stderr.
+
+    Raises:
+        UsageError: any bad value (exit status 2).
+    """
+    from ..arena.tournament import TournamentConfig, parse_failure_policy, rounded_games
+
+    agents = tuple(a.strip() for a in args.agents.split(","))
+    if any(not a for a in agents):
+        raise UsageError(
+            f"--agents {args.agents!r}: empty agent name (give specs separated by commas)"
+        )
+    players = args.players if args.players is not None else len(agents)
+    if players != len(agents):
+        raise UsageError(
+            f"--agents names {len(agents)} agents but --players is {players}: give one agent per seat"
+        )
+    if args.preset not in PRESETS:
+        raise UsageError(f"unknown preset {args.preset!r}; known: {', '.join(PRESETS)}")
+    try:
+        rules = make_preset(args.preset, players)
+    except ConfigurationError as exc:
+        raise UsageError(str(exc)) from None
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, not {args.workers}")
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address needs --backend ray")
+    if args.engine_grace_ms < 0:
+        raise UsageError(f"--engine-grace-ms must not be negative, not {args.engine_grace_ms}")
+    try:
+        budget = Budget.parse(args.budget)
+    except ValueError as exc:
+        raise UsageError(f"--budget: {exc}") from None
+    try:
+        policy = parse_failure_policy(args.on_engine_failure)
+    except ConfigurationError as exc:
+        raise UsageError(str(exc)) from None
+    for spec in dict.fromkeys(agents):
+        _check_agent(spec)
+    for path, option in (
+        (args.json, "--json"),
+        (args.csv, "--csv"),
+        (args.plot, "--plot"),
+        (args.records, "--records"),
+        (args.engine_log, "--engine-log"),
+    ):
+        _check_output(path, option)
+    games = rounded_games(args.games, players)
+    if games != args.games and not args.quiet:
+        print(
+            f"note: --games {args.games} rounded up to {games} "
+            f"({games // players} duplicate deals x {players} rotations)",
+            file=sys.stderr,
+        )
+    return TournamentConfig(
+        agents=agents,
+        games=games,
+        rules=rules,
+        seed=args.seed,
+        budget=budget,
+        preset=args.preset,
+        on_engine_failure=policy,
+        engine_grace_ms=args.engine_grace_ms,
+        engine_log=os.path.abspath(args.engine_log) if args.engine_log else None,
+        keep_records=args.records is not None,
+        games_requested=args.games,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the tournament and write the reports; 0 on success (engine failures included:
+    they are reported, not fatal), 2 on bad input."""
+    import json
+
+    from ..arena import report
+    from ..arena.tournament import run_tournament
+
+    config = build_config(args)
+    show_progress = not args.quiet and sys.stderr.isatty()
+    failures_seen: list[str] = []
+
+    def note_failures(game: Any) -> None:
+        for f in game.failures:
+            failures_seen.append(
+                f"game {f['game']} seat {f['seat']} (entry {f['entry']} {config.agents[f['entry']]}): "
+                f"{f['kind']}: {f['detail']} -> {f['handling']}"
+            )
+
+    if show_progress:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        with Progress(
+            TextColumn("games"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+        ) as progress:
+            bar = progress.add_task("games", total=config.games)
+
+            def on_game(game: Any) -> None:
+                note_failures(game)
+                progress.advance(bar)
+
+            result = run_tournament(
+                config,
+                workers=args.workers,
+                backend=args.backend,
+                address=args.address,
+                on_game=on_game,
+            )
+    else:
+        result = run_tournament(
+            config,
+            workers=args.workers,
+            backend=args.backend,
+            address=args.address,
+            on_game=note_failures,
+        )
+
+    if failures_seen and not args.quiet:
+        print(f"{len(failures_seen)} engine failure(s):", file=sys.stderr)
+        for line in failures_seen[:20]:
+            print("  " + line, file=sys.stderr)
+        if len(failures_seen) > 20:
+            print(
+                f"  ... and {len(failures_seen) - 20} more (see the JSON report)", file=sys.stderr
+            )
+
+    if args.json is not None:
+        report.write_json(result, args.json)
+    if args.json != "-":
+        sys.stdout.write(report.render_table(result))
+    if args.csv is not None:
+        report.write_csv(result, args.csv)
+    if args.plot is not None:
+        report.write_plot(result, args.plot)
+    if args.records is not None:
+        with open(args.records, "w", encoding="utf-8") as out:
+            out.writelines(
+                json.dumps(game.record, separators=(",", ":")) + "\n" for game in result.games
+            )
+    return 0

@@ -1,0 +1,34 @@
+"""The fast core: a Numba-compiled simulation core over a compact array encoding of the game
+state, proven identical to the engine by differential tests (issue 5).
+
+Public API: ``encode``, ``decode``, ``FastState``, ``fast_legal_codes``, ``fast_apply``,
+``fast_scores``, ``rollout_scores``, ``warmup``; ``coloretto.fastcore.bench.fast_playout_bench``;
+``coloretto.fastcore.batch.supports`` / ``simulate_batch``. Needs the ``fast`` extra (numba);
+importing this package raises ``ImportError`` without it.
+"""
+
+from __future__ import annotations
+
+from .api import (
+    FastState,
+    decode,
+    encode,
+    fast_apply,
+    fast_legal_codes,
+    fast_scores,
+    rollout_scores,
+    rules_template,
+    warmup,
+)
+
+__all__ = [
+    "FastState",
+    "decode",
+    "encode",
+    "fast_apply",
+    "fast_legal_codes",
+    "fast_scores",
+    "rollout_scores",
+    "rules_template",
+    "warmup",
+]

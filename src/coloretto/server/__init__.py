@@ -1,0 +1,9 @@
+"""The web application of issue 4: HTTP + WebSocket API, storage, seat tokens.
+
+``create_app(settings)`` (``coloretto.server.app``) builds the FastAPI application that
+``coloretto serve`` runs under uvicorn. The contract for clients is docs/web-api.md.
+"""
+
+from .config import Settings
+
+__all__ = ["Settings"]

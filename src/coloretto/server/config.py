@@ -1,0 +1,68 @@
+"""Server settings (command-line flags of ``coloretto serve`` and their defaults)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+DEFAULT_DATABASE_URL = "sqlite:///./coloretto.db"
+
+
+def normalize_database_url(url: str) -> str:
+    """Accept a plain file path (``./coloretto.db``), ``sqlite:///...``, ``postgresql://...``
+    or ``postgresql+psycopg://...``; return a SQLAlchemy URL (PostgreSQL via psycopg 3).
+
+    Raises:
+        ValueError: an unsupported scheme (only SQLite and PostgreSQL are supported).
+    """
+    url = url.strip()
+    if not url:
+        raise ValueError("the database URL is empty")
+    if "://" not in url:
+        return "sqlite:///" + url
+    scheme = url.split("://", 1)[0]
+    if scheme in ("postgresql", "postgres"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    if scheme in ("postgresql+psycopg", "sqlite", "sqlite+pysqlite"):
+        return url
+    raise ValueError(f"unsupported database URL scheme {scheme!r}: use a SQLite file path, sqlite:///FILE or postgresql://...")
+
+
+@dataclass
+class Settings:
+    """Everything the application needs to know at start-up.
+
+    Attributes:
+        database_url: SQLAlchemy URL (see ``normalize_database_url``).
+        redis_url: ``redis://host:port/db`` to share table updates between processes, or None.
+        computer_delay: seconds a computer player waits before acting (so people can follow).
+        handover_after: seconds a person must be disconnected before others may hand the
+            seat to a computer player.
+        ip_rate, ip_burst: per-IP HTTP requests per second and burst.
+        ws_rate, ws_burst: per-connection WebSocket messages per second and burst.
+        max_ws_per_ip: open WebSocket connections per IP address.
+        max_message_bytes: largest accepted WebSocket message (larger: ``too_large`` error).
+        agent_threads: threads that run computer players and hints.
+        process_id: a name for this process in logs and presence (random when empty).
+    """
+
+    database_url: str = DEFAULT_DATABASE_URL
+    redis_url: str | None = None
+    computer_delay: float = 0.5
+    handover_after: float = 15.0
+    ip_rate: float = 30.0
+    ip_burst: float = 120.0
+    ws_rate: float = 20.0
+    ws_burst: float = 40.0
+    max_ws_per_ip: int = 64
+    max_message_bytes: int = 4096
+    agent_threads: int = 2
+    process_id: str = field(default_factory=lambda: os.urandom(4).hex())
+
+    def __post_init__(self) -> None:
+        self.database_url = normalize_database_url(self.database_url)
+
+    @property
+    def is_sqlite(self) -> bool:
+        """The database is SQLite."""
+        return self.database_url.startswith("sqlite")

@@ -1,0 +1,267 @@
+"""Live tables in memory: the engine state rebuilt from stored actions, the public game log,
+and the JSON views sent to clients.
+
+Nothing here reads the clock or the network. The only secret of a table (the draw pile
+order, in ``game.state.pile`` and in the stored setup) is never put into a view: views are
+built from ``observe`` (the engine's one observer) and from public facts (who acted, the card
+that was drawn, the cards of a taken row).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from ..agents.base import Agent
+from ..engine.actions import Action, decode
+from ..engine.cards import CARD_NAMES, COLORS, NUM_COLORS
+from ..engine.observation import observe
+from ..engine.record import Game, setup_from_json
+from ..engine.rules import Rules
+from ..engine.state import GameState
+from .db import SeatData, TableData
+
+
+def log_entry(game: Game, index: int, code: int) -> dict[str, Any]:
+    """Apply action ``code`` to ``game`` (recording it) and return its public log entry
+    (docs/web-api.md, ``state.log``).
+
+    Raises:
+        IllegalActionError: the action is not legal (nothing changes).
+    """
+    st = game.state
+    seat = st.to_move
+    action = decode(code)
+    entry: dict[str, Any] = {"i": index, "seat": seat, "action": action.to_json()}
+    if action.kind == "place":
+        entry["card"] = CARD_NAMES[st.drawn]
+    elif action.kind == "take":
+        row = st.rows[action.arg]
+        entry["cards"] = [CARD_NAMES[c] for c in row]
+        before = st.coll[seat][:]
+        game_before = st.game
+    game.play(action)
+    st = game.state
+    if action.kind == "draw":
+        entry["card"] = CARD_NAMES[st.drawn] if st.drawn >= 0 else None
+    elif action.kind == "take" and st.game == game_before:
+        gained = [c for c in range(len(before)) for _ in range(st.coll[seat][c] - before[c])]
+        for c in row:
+            if c in gained:
+                gained.remove(c)
+        if gained:
+            entry["bonus"] = CARD_NAMES[gained[0]]
+    return entry
+
+
+def breakdown_json(state: GameState, seat: int) -> dict[str, Any]:
+    """A seat's optimal score breakdown with colour names (rules.md §6)."""
+    b = state.breakdown(seat)
+    return {
+        "total": b.total,
+        "positive": {COLORS[c]: v for c, v in b.positive.items()},
+        "negative": {COLORS[c]: v for c, v in b.negative.items()},
+        "jokers": {COLORS[c]: v for c, v in b.jokers.items()},
+        "plus2": b.plus2,
+        "counts": {COLORS[c]: b.counts[c] for c in range(NUM_COLORS) if b.counts[c]},
+    }
+
+
+def result_json(state: GameState, table_id: str) -> dict[str, Any]:
+    """The ``result`` object of a finished game (docs/web-api.md)."""
+    return {
+        "scores": state.totals(),
+        "ranks": state.ranks(),
+        "winners": state.winners(),
+        "breakdowns": [breakdown_json(state, s) for s in range(state.n)],
+        "record_url": f"/api/tables/{table_id}/record",
+        "replay_url": f"/replay/{table_id}",
+    }
+
+
+def seat_name(seat: SeatData) -> str:
+    """The name a seat plays under in records and results."""
+    if seat.name:
+        return seat.name
+    if seat.kind == "computer":
+        return f"computer:{seat.agent}"
+    return f"seat {seat.seat}"
+
+
+def build_game(data: TableData) -> tuple[Game, list[dict[str, Any]]]:
+    """Rebuild a table's game from its stored setup and actions; returns it with the log.
+
+    Raises:
+        ColorettoError: stored data inconsistent with the rules (a corrupt database).
+    """
+    rules = Rules.from_dict(data.rules)
+    setups = [setup_from_json(s, rules) for s in data.setup]
+    game = Game(GameState(rules, setups), [seat_name(s) for s in data.seats])
+    log = [log_entry(game, i, code) for i, code in enumerate(data.codes)]
+    return game, log
+
+
+class LiveTable:
+    """A table loaded in this process.
+
+    Attributes:
+        data: the stored table (meta data and seats are kept current; ``codes`` is not).
+        game: the engine game at ``version`` actions.
+        log: public log entries, one per accepted action.
+        lock: serialises changes to this table within the process.
+        conns: open WebSocket connections watching or playing here.
+        local_presence: per seat, connections of this process holding the seat's token.
+        remote_presence: per other server process, its per-seat connection counts.
+        away_since: per human seat, monotonic time its last connection closed.
+        agents: computer players by seat (built lazily).
+        computer_task: the running task that plays computer seats, if any.
+    """
+
+    def __init__(self, data: TableData) -> None:
+        self.data = data
+        self.id = data.id
+        self.game, self.log = build_game(data)
+        self.lock = asyncio.Lock()
+        self.conns: set[Any] = set()
+        self.local_presence: dict[int, int] = {}
+        self.remote_presence: dict[str, dict[int, int]] = {}
+        started = time.monotonic()
+        self.away_since: dict[int, float] = {s.seat: started for s in data.seats if s.kind == "human" or s.handed_over}
+        self.agents: dict[int, Agent] = {}
+        self.computer_task: asyncio.Task[None] | None = None
+        self._obs_cache: tuple[int, dict[str, Any], list[dict[str, Any]]] | None = None
+        self._result: dict[str, Any] | None = None
+
+    # ----- facts -----------------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        """Number of accepted actions."""
+        return len(self.log)
+
+    @property
+    def status(self) -> str:
+        """``open``, ``playing`` or ``finished``."""
+        return self.data.status
+
+    @property
+    def state(self) -> GameState:
+        """The current engine state (secret inside: never send it)."""
+        return self.game.state
+
+    def seat_data(self, seat: int) -> SeatData:
+        """The stored seat."""
+        return self.data.seats[seat]
+
+    def connected(self, seat: int) -> bool:
+        """A client holds the seat's token with a connection open (computers: always)."""
+        s = self.data.seats[seat]
+        if s.kind == "computer":
+            return True
+        if self.local_presence.get(seat, 0) > 0:
+            return True
+        return any(p.get(seat, 0) > 0 for p in self.remote_presence.values())
+
+    def away_seconds(self, seat: int) -> float | None:
+        """Seconds since the seat's person was last connected (None while connected)."""
+        s = self.data.seats[seat]
+        if s.kind == "open" or (s.kind == "computer" and not s.handed_over) or self.connected(seat) and s.kind == "human":
+            return None
+        since = self.away_since.get(seat)
+        if since is None:
+            return None
+        return round(time.monotonic() - since, 1)
+
+    # ----- views -----------------------------------------------------------------------------
+    def seats_json(self) -> list[dict[str, Any]]:
+        """``TABLE.seats`` (docs/web-api.md)."""
+        out = []
+        for s in self.data.seats:
+            out.append(
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": seat_name(s) if s.kind != "open" else None,
+                    "agent": s.agent if s.kind == "computer" else None,
+                    "connected": self.connected(s.seat) if s.kind != "open" else False,
+                    "away_seconds": self.away_seconds(s.seat),
+                    "handed_over": s.handed_over,
+                }
+            )
+        return out
+
+    def table_json(self) -> dict[str, Any]:
+        """``TABLE`` (docs/web-api.md): public facts only."""
+        d = self.data
+        finished = d.status == "finished"
+        return {
+            "id": d.id,
+            "title": d.title,
+            "status": d.status,
+            "created_at": d.created_at.isoformat().replace("+00:00", "Z"),
+            "rules": dict(d.rules),
+            "preset": d.preset,
+            "hints": d.hints,
+            "rated": d.rated,
+            "version": self.version,
+            "seats": self.seats_json(),
+            "to_move": self.state.to_move if d.status == "playing" else None,
+            "invite_url": f"/table/{d.id}",
+            "replay_url": f"/replay/{d.id}" if finished else None,
+            "record_url": f"/api/tables/{d.id}/record" if finished else None,
+            "rematch": d.rematch_id,
+        }
+
+    def public_observation(self) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The spectator observation (``seat: null``) and the legal actions of the seat to
+        move, cached per version. Every seat's observation equals this one but for ``seat``
+        (the draw pile order is the only secret and no seat knows it)."""
+        cache = self._obs_cache
+        if cache is None or cache[0] != self.version:
+            st = self.state
+            obs = dict(observe(st, max(st.to_move, 0)).to_json())
+            obs["seat"] = None
+            legal = [a.to_json() for a in st.legal_actions()] if not st.is_over() else []
+            cache = self._obs_cache = (self.version, obs, legal)
+        return cache[1], cache[2]
+
+    def result(self) -> dict[str, Any] | None:
+        """The ``result`` object once finished, else None."""
+        if self.data.status != "finished":
+            return None
+        if self._result is None:
+            self._result = result_json(self.state, self.id)
+        return self._result
+
+    def state_message(self, seat: int | None, log_from: int, ack: Any = None) -> dict[str, Any]:
+        """A ``state`` message for a connection at ``seat`` (None: spectator)."""
+        obs, legal = self.public_observation()
+        if seat is not None:
+            obs = dict(obs)
+            obs["seat"] = seat
+        mine = (
+            self.data.status == "playing"
+            and seat is not None
+            and seat == self.state.to_move
+            and self.data.seats[seat].kind == "human"
+        )
+        msg: dict[str, Any] = {
+            "type": "state",
+            "table_id": self.id,
+            "status": self.data.status,
+            "version": self.version,
+            "observation": obs,
+            "legal": legal if mine else [],
+            "seats": self.seats_json(),
+            "log_from": log_from,
+            "log": self.log[log_from:],
+            "result": self.result(),
+        }
+        if ack is not None:
+            msg["id"] = ack
+        return msg
+
+    def legal_for(self, seat: int, action: Action) -> bool:
+        """``action`` is legal for ``seat`` now."""
+        st = self.state
+        return st.to_move == seat and action in st.legal_actions()

@@ -1,0 +1,293 @@
+"""Rendering of Coloretto positions for the terminal with ``rich`` (issue 2, item 6).
+
+Every card is drawn as its letter in brackets (``[E]`` green, ``[J]`` joker, ``[+]`` "+2";
+``engine.cards.LETTERS``) and, where the terminal supports it, in its colour, so a
+colour-blind player or a terminal without colour (``NO_COLOR``, output not a terminal) loses
+nothing. The functions take a ``GameState`` that the caller has already reduced to what the
+viewer may know (``observe(state, seat).state``), build ``rich`` renderables and never print.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from ..engine.actions import Action
+from ..engine.cards import CARD_NAMES, COLORS, GOLDEN_JOKER, JOKER, LETTERS, NUM_COLORS, PLUS2
+from ..engine.scoring import ScoreBreakdown
+from ..engine.state import NO_CARD, UNTAKEN, GameState
+
+CARD_STYLES: dict[int, str] = {
+    0: "bold white on blue",
+    1: "bold white on rgb(125,75,35)",
+    2: "bold black on grey70",
+    3: "bold black on green3",
+    4: "bold black on dark_orange",
+    5: "bold black on hot_pink",
+    6: "bold black on yellow1",
+    JOKER: "bold black on white",
+    GOLDEN_JOKER: "bold black on gold1",
+    PLUS2: "bold white on grey30",
+    10: "bold white on red",
+}
+"""Style of each card code (colour shown as background; the letter carries the meaning)."""
+
+CARD_LABELS: dict[int, str] = {
+    **{c: COLORS[c] for c in range(NUM_COLORS)},
+    JOKER: "joker",
+    GOLDEN_JOKER: "golden joker",
+    PLUS2: '"+2"',
+    10: "Last Round card",
+}
+"""Readable name of each card code."""
+
+EMPTY_SLOT_STYLE = "dim"
+
+
+def card(code: int) -> Text:
+    """``[L]`` for card ``code`` (0..10), styled in its colour."""
+    return Text(f"[{LETTERS[code]}]", style=CARD_STYLES.get(code, ""))
+
+
+def card_named(code: int) -> Text:
+    """``[E] green``: the card and its name (for log lines and the drawn card)."""
+    return Text.assemble(card(code), " ", CARD_LABELS[code])
+
+
+def cards(codes: Iterable[int]) -> Text:
+    """The cards side by side, e.g. ``[E][E][+]``."""
+    out = Text()
+    for c in codes:
+        out.append_text(card(c))
+    return out
+
+
+def legend(state: GameState) -> Text:
+    """One line naming every letter used in this game (colours in play and special cards)."""
+    out = Text("Cards: ", style="dim")
+    codes = list(state.in_play) + [JOKER]
+    if state.rules.golden_jokers:
+        codes.append(GOLDEN_JOKER)
+    codes.append(PLUS2)
+    for i, c in enumerate(codes):
+        if i:
+            out.append("  ")
+        out.append_text(card(c))
+        out.append(" " + CARD_LABELS[c])
+    return out
+
+
+def row_text(state: GameState, r: int, names: Sequence[str]) -> Text:
+    """Row ``r``: its cards, free places as ``[ ]`` and the capacity, e.g. ``[G][G][ ] (3)``;
+    a taken row says who took it."""
+    taker = state.row_taker[r]
+    if taker != UNTAKEN:
+        return Text(f"taken by {names[taker]}", style="dim italic")
+    cap = state.caps[r]
+    row = state.rows[r]
+    out = cards(row)
+    for _ in range(cap - len(row)):
+        out.append("[ ]", style=EMPTY_SLOT_STYLE)
+    out.append(f" ({cap})")
+    if len(row) >= cap:
+        out.append(" full", style="dim")
+    return out
+
+
+def collection_text(coll: Sequence[int], in_play: Sequence[int]) -> Text:
+    """A collection grouped by colour, e.g. ``[E][E][E] [B] [J] [+][+]`` (colours in play
+    order, then jokers, golden jokers, "+2" cards); ``-`` when empty."""
+    out = Text()
+    for c in list(in_play) + [JOKER, GOLDEN_JOKER, PLUS2]:
+        if coll[c]:
+            if out:
+                out.append(" ")
+            out.append_text(cards([c] * coll[c]))
+    return out if out else Text("-", style="dim")
+
+
+def header(state: GameState) -> Text:
+    """Title line: game of match, round, draw pile size."""
+    rules = state.rules
+    parts = [f"Coloretto ({rules.edition} edition, {rules.table} score table"]
+    if rules.extra_card:
+        parts[0] += f", extra card {rules.extra_card}"
+    parts[0] += ")"
+    if rules.match_games > 1:
+        parts.append(f"game {state.game + 1} of {rules.match_games}")
+    if state.decision == "choose_start":
+        parts.append("choosing starting cards")
+        return Text(" | ".join(parts), style="bold")
+    if not state.is_over():
+        parts.append(f"round {state.round}")
+    parts.append(f"draw pile: {state.cards_left()} cards")
+    return Text(" | ".join(parts), style="bold")
+
+
+def last_round_warning() -> Text:
+    """The Last Round warning (rules.md §5.1)."""
+    return Text(
+        "LAST ROUND: the Last Round card has appeared; the game ends with this round.",
+        style="bold red",
+    )
+
+
+def board(
+    state: GameState,
+    names: Sequence[str],
+    *,
+    viewer: int | None = None,
+    show_legend: bool = True,
+    viewer_suffix: str = " (you)",
+) -> RenderableType:
+    """The whole table as the seat ``viewer`` sees it: header, Last Round warning, rows with
+    capacities, every collection grouped by colour with its live optimal score, who is to move
+    and who is out of the round, and (for matches) the match totals.
+
+    ``state`` must be what the viewer may know (an observation's state); ``names`` has one
+    name per seat; ``viewer_suffix`` marks the viewer's name.
+    """
+    parts: list[RenderableType] = [header(state)]
+    if show_legend:
+        parts.append(legend(state))
+    if state.last_round and not state.is_over():
+        parts.append(last_round_warning())
+    if state.decision != "choose_start":
+        rows = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
+        rows.add_column("row", justify="right", style="bold")
+        rows.add_column("cards")
+        for r in range(state.nrows):
+            rows.add_row(f"row {r + 1}", row_text(state, r, names))
+        parts.append(Text("Rows", style="bold underline"))
+        parts.append(rows)
+    if state.drawn != NO_CARD:
+        parts.append(
+            Text.assemble(
+                f"{names[state.to_move]} drew ", card_named(state.drawn), " and must place it."
+            )
+        )
+    players = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    players.add_column("", width=1)
+    players.add_column("player")
+    players.add_column("collection")
+    players.add_column("score", justify="right")
+    match = state.rules.match_games > 1
+    if match:
+        players.add_column("match", justify="right")
+    players.add_column("status")
+    scores = state.scores()
+    for s in range(state.n):
+        name = names[s] + (viewer_suffix if viewer == s and names[s].lower() != "you" else "")
+        status = ""
+        if state.is_over():
+            status = ""
+        elif state.to_move == s:
+            status = "to move"
+        elif state.decision not in ("choose_start",) and state.out[s]:
+            took = [r for r in range(state.nrows) if state.row_taker[r] == s]
+            status = f"out (took row {took[0] + 1})" if took else "out"
+        cells: list[RenderableType] = [
+            ">" if state.to_move == s else "",
+            Text(name, style="bold" if viewer == s else ""),
+            collection_text(state.coll[s], state.in_play),
+            str(scores[s]),
+        ]
+        if match:
+            cells.append(str(state.match_totals[s] + (0 if state.is_over() else scores[s])))
+        cells.append(status)
+        players.add_row(*cells)
+    parts.append(players)
+    return Group(*parts)
+
+
+def describe(action: Action) -> str:
+    """A person's words for ``action`` with rows numbered from 1 as on screen."""
+    if action.kind == "draw":
+        return "draw a card"
+    if action.kind == "place":
+        return f"place it in row {action.arg + 1}"
+    if action.kind == "take":
+        return f"take row {action.arg + 1}"
+    return f"choose {COLORS[action.arg]} as starting card"
+
+
+def _colour_pieces(bd: ScoreBreakdown, part: dict[int, int]) -> Text:
+    out = Text()
+    for c, pts in part.items():
+        if out:
+            out.append("\n")
+        out.append_text(card(c))
+        out.append(f"x{bd.counts[c]} {pts:+d}")
+    return out if out else Text("-", style="dim")
+
+
+def breakdown_table(
+    breakdowns: Sequence[ScoreBreakdown],
+    names: Sequence[str],
+    *,
+    title: str | None = None,
+    ranks: Sequence[int] | None = None,
+) -> Table:
+    """Each player's full score breakdown (rules.md §6): positive colours, negative colours
+    (``[E]x4 +10``: the colour, its count with the jokers given to it, its points), where
+    the jokers went, "+2" points and the total."""
+    table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
+    table.add_column("player")
+    table.add_column("positive colours")
+    table.add_column("negative colours")
+    table.add_column("jokers to")
+    table.add_column('"+2"', justify="right")
+    table.add_column("total", justify="right", style="bold")
+    if ranks is not None:
+        table.add_column("rank", justify="right")
+    for s, bd in enumerate(breakdowns):
+        jokers = Text()
+        for c, k in bd.jokers.items():
+            if jokers:
+                jokers.append("\n")
+            jokers.append(f"{k} -> ")
+            jokers.append_text(card(c))
+        row: list[RenderableType] = [
+            Text(names[s]),
+            _colour_pieces(bd, bd.positive),
+            _colour_pieces(bd, bd.negative),
+            jokers if jokers else Text("-", style="dim"),
+            f"{bd.plus2:+d}" if bd.plus2 else "0",
+            str(bd.total),
+        ]
+        if ranks is not None:
+            row.append(str(ranks[s]))
+        table.add_row(*row)
+    return table
+
+
+def winners_text(winners: Sequence[int], totals: Sequence[int], names: Sequence[str]) -> Text:
+    """``Winner: Ann with 41 points`` or, for a tie, ``Shared win: Ann, Bob with 30 points``."""
+    who = ", ".join(names[s] for s in winners)
+    best = totals[winners[0]]
+    if len(winners) == 1:
+        return Text(f"Winner: {who} with {best} points", style="bold green")
+    return Text(f"Shared win: {who} with {best} points each", style="bold green")
+
+
+def match_table(
+    game_scores: Sequence[Sequence[int]], totals: Sequence[int], names: Sequence[str]
+) -> Table:
+    """Scores of each finished game of a match and the match totals."""
+    table = Table(box=box.SIMPLE_HEAD, title="Match", title_justify="left", pad_edge=False)
+    table.add_column("player")
+    for g in range(len(game_scores)):
+        table.add_column(f"game {g + 1}", justify="right")
+    table.add_column("total", justify="right", style="bold")
+    for s, name in enumerate(names):
+        table.add_row(Text(name), *(str(gs[s]) for gs in game_scores), str(totals[s]))
+    return table
+
+
+def card_name_text(name: str) -> Text:
+    """``card_named`` for a record card name (``"green"``, ``"plus2"``...)."""
+    return card_named(CARD_NAMES.index(name))

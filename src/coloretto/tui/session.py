@@ -1,0 +1,550 @@
+"""An interactive game in the terminal: people type short keys, computer players answer
+(issue 2, item 6; docs/terminal.md).
+
+Input is read line by line (``input()``), so the game can be driven by a script or by
+``pexpect``. Output goes through a ``rich`` console: colours where the terminal supports
+them, the card letters always.
+
+A ``TerminalGame`` plays a recorded ``Game``: people's seats are asked through the keyboard,
+the other seats through ``Agent`` objects. Each person sees only their observation. The
+record is written when the game ends, and when the person presses Ctrl-C, types ``q`` or
+closes the input (then it says how to resume). Extra record keys (docs/record-format.md):
+``human_seats``, ``agents``, ``seed`` and ``pending_draw``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..agents.base import Agent, Budget
+from ..engine import actions as A
+from ..engine.actions import Action
+from ..engine.cards import CARD_NAMES, COLORS, LETTERS, card_code
+from ..engine.observation import observe
+from ..engine.record import Game
+from ..engine.scoring import ScoreBreakdown
+from ..engine.state import PLACE, GameState
+from . import render
+
+ADVISOR_MODULE = "coloretto.agents.advisor"
+
+EXIT_OK = 0
+EXIT_INPUT_ENDED = 1
+EXIT_INTERRUPTED = 130
+"""Exit status after Ctrl-C (the shell's convention for SIGINT); the record is saved."""
+
+
+class _Quit(Exception):
+    """The person typed ``q``."""
+
+
+@dataclass
+class TerminalGame:
+    """One game (or match) in the terminal.
+
+    Attributes:
+        game: the recorded game to play on (it may already hold actions: a resumed game).
+        agents: seat -> computer player, for every seat not in ``human_seats``.
+        human_seats: seats played through the keyboard.
+        agent_specs: per seat, the ``make_agent`` spec (``None`` for a person); saved in the
+            record so ``--resume`` rebuilds the same opponents.
+        save_path: where the record is written.
+        console: the ``rich`` console to print on.
+        seed: the seed of the deal (saved in the record, shown at the start).
+        hints: the person asked for hints (``--hints``).
+        hint_budget: thinking budget given to the advisor.
+        read_line: reads one line of input given a prompt (default ``input``); raises
+            ``EOFError`` at the end of input and ``KeyboardInterrupt`` on Ctrl-C.
+        pending_draw: from a resumed record: a card that was drawn but not yet placed when
+            the game was interrupted; it is drawn again before anything else.
+    """
+
+    game: Game
+    agents: dict[int, Agent]
+    human_seats: list[int]
+    agent_specs: list[str | None]
+    save_path: Path
+    console: Console
+    seed: int | None = None
+    hints: bool = False
+    hint_budget: Budget = field(default_factory=lambda: Budget(seconds=1.0))
+    read_line: Callable[[str], str] = input
+    pending_draw: dict[str, Any] | None = None
+    game_scores: list[list[int]] = field(default_factory=list)
+    _advisor: Any = None
+    _advisor_error: str | None = None
+
+    # ----- the loop -----------------------------------------------------------------------
+    def run(self) -> int:
+        """Play until the game is over or the person stops; return the exit status: 0 game
+        over (or ``q``), 130 Ctrl-C, 1 input ended. The record is saved in every case."""
+        try:
+            self._start()
+            while not self.state.is_over():
+                seat = self.state.to_move
+                if seat in self.human_seats:
+                    self._human_decision(seat)
+                else:
+                    self._computer_decision(seat)
+            self._finish()
+            return EXIT_OK
+        except KeyboardInterrupt:
+            self.console.print()
+            self._say("Interrupted.", "bold")
+            self._save_and_explain()
+            return EXIT_INTERRUPTED
+        except _Quit:
+            self._save_and_explain()
+            return EXIT_OK
+        except EOFError:
+            self.console.print()
+            self._say("Input ended before the game did.", "bold")
+            self._save_and_explain()
+            return EXIT_INPUT_ENDED
+        finally:
+            for agent in self.agents.values():
+                agent.close()
+
+    @property
+    def state(self) -> GameState:
+        """The current (true) state; never shown to a person directly."""
+        return self.game.state
+
+    @property
+    def names(self) -> list[str]:
+        """Seat names."""
+        return self.game.seats
+
+    def _start(self) -> None:
+        st = self.state
+        for seat, agent in self.agents.items():
+            agent.reset(seat, st.rules)
+        rules = st.rules
+        who = ", ".join(
+            f"{self.names[s]} (seat {s}{', you' if s in self.human_seats else ''})"
+            for s in range(st.n)
+        )
+        self.console.print(Text(f"Coloretto, {st.n} players: {who}", style="bold"))
+        opts = ", ".join(f"{k}={v}" for k, v in rules.to_dict().items() if v is not None)
+        self.console.print(Text(f"Rules: {opts}", style="dim"))
+        if self.seed is not None:
+            self.console.print(Text(f"Seed: {self.seed}", style="dim"))
+        self.console.print(Text(f"The record is saved to {self.save_path}", style="dim"))
+        if self.hints:
+            try:
+                self._advisor = importlib.import_module(ADVISOR_MODULE)
+            except ModuleNotFoundError as exc:
+                if exc.name != ADVISOR_MODULE:
+                    raise
+                self._advisor_error = "hints are unavailable: this installation has no advisor yet"
+                self.console.print(Text(f"Note: {self._advisor_error}.", style="yellow"))
+        if self.game.entries:
+            self.console.print(
+                Text(f"Resuming after {len(self.game.entries)} recorded actions.", style="bold")
+            )
+        if self.pending_draw is not None:
+            self._redo_pending_draw()
+        self.console.print(Text("Type ? at any prompt for help.", style="dim"))
+
+    def _redo_pending_draw(self) -> None:
+        """Draw again the card that was drawn before the interruption (so resuming cannot
+        undo a draw whose card was seen)."""
+        st = self.state
+        seat = self.pending_draw.get("seat") if isinstance(self.pending_draw, dict) else None
+        if seat == st.to_move and st.decision == "turn" and A.DRAW_ACTION in st.legal_actions():
+            self.game.play(A.DRAW_ACTION)
+            self.console.print(
+                Text.assemble(
+                    f"{self.names[seat]} had drawn ",
+                    render.card_named(st.drawn),
+                    " before the break.",
+                )
+            )
+        self.pending_draw = None
+
+    # ----- people --------------------------------------------------------------------------
+    def _choices(self, st: GameState, legal: Sequence[Action]) -> list[tuple[str, Action, Text]]:
+        """(key, action, description) for each legal action."""
+        out: list[tuple[str, Action, Text]] = []
+        for a in legal:
+            if a.kind == "draw":
+                out.append(("d", a, Text(f"draw a card ({st.cards_left()} left in the draw pile)")))
+            elif a.kind == "take":
+                out.append(
+                    (
+                        str(a.arg + 1),
+                        a,
+                        Text.assemble(f"take row {a.arg + 1}: ", render.cards(st.rows[a.arg])),
+                    )
+                )
+            elif a.kind == "place":
+                out.append(
+                    (
+                        str(a.arg + 1),
+                        a,
+                        Text.assemble(f"row {a.arg + 1}: ", render.row_text(st, a.arg, self.names)),
+                    )
+                )
+            else:
+                out.append((LETTERS[a.arg].lower(), a, Text.assemble(render.card_named(a.arg))))
+        return out
+
+    def _human_decision(self, seat: int) -> None:
+        st = self.state
+        legal = st.legal_actions()
+        if len(legal) == 1:
+            self._forced(seat, legal[0])
+            return
+        obs = observe(st, seat)
+        view = obs.state
+        self.console.print()
+        self.console.print(render.board(view, self.names, viewer=seat))
+        choices = self._choices(view, legal)
+        if st.decision == "place":
+            title = Text.assemble("Choose the row for ", render.card_named(st.drawn), ":")
+        elif st.decision == "choose_start":
+            title = Text(f"{self.names[seat]}, choose your starting colour:")
+        else:
+            title = Text(f"{self.names[seat]}, your turn. Choose:")
+        self.console.print(title, style="bold")
+        for key, _, text in choices:
+            self.console.print(Text.assemble("  ", (key, "bold cyan"), "  ", text))
+        self.console.print(Text("  (h hints, q save and quit, ? help)", style="dim"))
+        keys = [k for k, _, _ in choices]
+        by_key = {k: a for k, a, _ in choices}
+        if st.decision == "choose_start":
+            by_key.update({COLORS[a.arg]: a for a in legal})
+        prompt = f"Your choice [{' '.join(keys)}]: "
+        while True:
+            answer = self.read_line(prompt).strip().lower()
+            if answer in by_key:
+                self._play(seat, by_key[answer])
+                return
+            if answer == "q":
+                raise _Quit
+            if answer in ("?", "help"):
+                self._help(view)
+                continue
+            if answer == "h":
+                self._hint(obs, legal, choices)
+                continue
+            if answer == "":
+                self._say(f"Type one of: {' '.join(keys)}")
+                continue
+            self.console.print(
+                Text(
+                    f"{answer!r} is not a choice here; type one of: {' '.join(keys)} (or ? for help)",
+                    style="red",
+                )
+            )
+
+    def _forced(self, seat: int, action: Action) -> None:
+        """A decision with one legal action is made for the person, with a note."""
+        st = self.state
+        if action.kind == "draw":
+            self.console.print(
+                Text(
+                    f"{self.names[seat]} must draw (the rows left in the round are empty).",
+                    style="italic",
+                )
+            )
+        elif action.kind == "place":
+            self.console.print(
+                Text.assemble(
+                    f"{self.names[seat]} drew ",
+                    render.card_named(st.drawn),
+                    f"; only row {action.arg + 1} has room.",
+                    style="italic",
+                )
+            )
+        elif action.kind == "take":
+            self.console.print(
+                Text(
+                    f"{self.names[seat]} must take row {action.arg + 1} (no row has room).",
+                    style="italic",
+                )
+            )
+        self._play(seat, action, quiet=action.kind == "place")
+
+    def _help(self, view: GameState) -> None:
+        self.console.print(render.board(view, self.names, viewer=view.to_move))
+        self.console.print(
+            Text(
+                "Keys: d draws the top card of the draw pile; 1, 2, ... take that row on your turn, "
+                "or place the drawn card in that row; a colour's letter chooses a starting colour; "
+                "h shows hints (with --hints); q saves the game and quits (resume with "
+                "coloretto play --resume FILE); Ctrl-C does the same. Scores are each player's "
+                "best score now (jokers placed optimally).",
+            )
+        )
+
+    def _hint(
+        self, obs: Any, legal: Sequence[Action], choices: Sequence[tuple[str, Action, Text]]
+    ) -> None:
+        if not self.hints:
+            self._say("Hints are off; start the game with --hints to get them.")
+            return
+        if self._advisor is None:
+            self._say(f"Sorry, {self._advisor_error or 'hints are unavailable'}.")
+            return
+        try:
+            advice = self._advisor.advise(obs, list(legal), self.hint_budget)
+        except Exception as exc:  # noqa: BLE001 (the advisor is another component: report it, keep playing)
+            self.console.print(Text(f"The advisor failed: {exc}", style="red"))
+            return
+        keys = {a: k for k, a, _ in choices}
+        table = Table(title="Hints (the advisor's estimate)", title_justify="left")
+        table.add_column("key")
+        table.add_column("action")
+        table.add_column("win chance", justify="right")
+        table.add_column("margin", justify="right")
+        for action, win, margin in advice:
+            table.add_row(
+                keys.get(action, "?"),
+                render.describe(action),
+                f"{100 * win:.0f}%",
+                f"{margin:+.1f}",
+            )
+        self.console.print(table)
+
+    # ----- computer players ----------------------------------------------------------------
+    def _computer_decision(self, seat: int) -> None:
+        st = self.state
+        legal = st.legal_actions()
+        agent = self.agents[seat]
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            action = agent.act(observe(st, seat), legal)
+            if action not in legal:
+                raise RuntimeError(
+                    f"computer player {self.names[seat]} chose {action}, which is not legal"
+                )
+        self._play(seat, action)
+
+    # ----- applying actions and telling what happened --------------------------------------
+    def _play(self, seat: int, action: Action, *, quiet: bool = False) -> None:
+        before = self.state.copy()
+        self.game.play(action)
+        after = self.state
+        post = after
+        game_changed = after.game != before.game
+        if game_changed:
+            post = _finished_game_state(before, action)
+        name = self.names[seat]
+        if action.kind == "draw":
+            if after.last_round and not before.last_round:
+                self._last_round_news()
+            return  # the card is told with its placement
+        if action.kind == "place":
+            if not quiet:
+                self.console.print(
+                    Text.assemble(
+                        f"{name} put ",
+                        render.card_named(before.drawn),
+                        f" in row {action.arg + 1}.",
+                    )
+                )
+        elif action.kind == "take":
+            row = before.rows[action.arg]
+            line = Text.assemble(f"{name} took row {action.arg + 1}: ", render.cards(row))
+            bonus = [
+                c
+                for c in range(len(post.coll[seat]))
+                for _ in range(post.coll[seat][c] - before.coll[seat][c] - row.count(c))
+            ]
+            if bonus:
+                line.append_text(Text.assemble(" and the bonus card ", render.cards(bonus)))
+            line.append(f" (score now {post.score(seat)}).")
+            self.console.print(line)
+            if post.last_round and not before.last_round:
+                self._last_round_news()
+            self._round_news(before, post, after, game_changed)
+        else:
+            self.console.print(
+                Text.assemble(f"{name} chose ", render.card_named(action.arg), " as starting card.")
+            )
+        if game_changed:
+            self._game_over_news(post)
+
+    def _say(self, message: str, style: str = "") -> None:
+        """Print plain text (never parsed as ``rich`` markup)."""
+        self.console.print(Text(message, style=style), soft_wrap=True)
+
+    def _last_round_news(self) -> None:
+        self.console.print(render.last_round_warning())
+
+    def _round_news(
+        self, before: GameState, post: GameState, after: GameState, game_changed: bool
+    ) -> None:
+        over = game_changed or post.is_over()
+        if not over and post.round == before.round:
+            return
+        left = [
+            r
+            for r in range(before.nrows)
+            if before.row_taker[r] == -1 and before.rows[r] and post.row_taker[r] == -1
+        ]
+        msg = f"Round {before.round} is over."
+        if left and before.n == 2:
+            msg += (
+                " The cards left in " + ", ".join(f"row {r + 1}" for r in left) + " leave the game."
+            )
+        self.console.print(Text(msg, style="bold"))
+        if not over:
+            self.console.print(
+                Text(
+                    f"Round {after.round} begins; {self.names[after.to_move]} starts.", style="bold"
+                )
+            )
+
+    def _game_over_news(self, post: GameState) -> None:
+        """A game of a match ended (the next has begun): its scores and the match so far."""
+        g = post.game
+        self.game_scores.append(post.scores())
+        self.console.print()
+        self.console.print(
+            render.breakdown_table(
+                _breakdowns(post),
+                self.names,
+                title=f"Game {g + 1} of {self.state.rules.match_games} is over",
+            )
+        )
+        self.console.print(
+            render.match_table(self.game_scores, self.state.match_totals, self.names)
+        )
+        self.console.print(
+            Text(
+                f"Game {self.state.game + 1} of {self.state.rules.match_games} begins.",
+                style="bold",
+            )
+        )
+
+    # ----- the end ---------------------------------------------------------------------------
+    def _finish(self) -> None:
+        st = self.state
+        viewer = self.human_seats[0] if self.human_seats else 0
+        self.console.print()
+        self.console.print(Text("The game is over.", style="bold"))
+        self.console.print(
+            render.board(observe(st, viewer).state, self.names, viewer=viewer, show_legend=False)
+        )
+        match = st.rules.match_games > 1
+        title = (
+            f"Game {st.game + 1} of {st.rules.match_games}: final scores"
+            if match
+            else "Final scores"
+        )
+        ranks = None if match else st.ranks()
+        self.console.print(
+            render.breakdown_table(_breakdowns(st), self.names, title=title, ranks=ranks)
+        )
+        if match:
+            self.game_scores.append(st.scores())
+            self.console.print(render.match_table(self.game_scores, st.totals(), self.names))
+        self.console.print(render.winners_text(st.winners(), st.totals(), self.names))
+        path = self.save()
+        self._say(f"Record saved to {path} (check it with: coloretto replay {path})")
+
+    # ----- saving ------------------------------------------------------------------------------
+    def record(self) -> dict[str, Any]:
+        """The ``coloretto-record/1`` object with this program's extra keys."""
+        rec = self.game.to_record()
+        rec["human_seats"] = list(self.human_seats)
+        rec["agents"] = list(self.agent_specs)
+        if self.seed is not None:
+            rec["seed"] = self.seed
+        st = self.state
+        if st.phase == PLACE:
+            rec["pending_draw"] = {"seat": st.to_move, "card": CARD_NAMES[st.drawn]}
+        return rec
+
+    def save(self) -> Path:
+        """Write the record to ``save_path`` (atomically) and return the path."""
+        write_record(self.save_path, self.record())
+        return self.save_path
+
+    def _save_and_explain(self) -> None:
+        try:
+            path = self.save()
+        except OSError as exc:
+            self.console.print(
+                Text(f"Could not save the record to {self.save_path}: {exc}", style="bold red")
+            )
+            return
+        if self.state.is_over():
+            self._say(f"Record saved to {path}.")
+        else:
+            self._say(f"Game saved to {path}")
+            self._say(f"Resume it with: coloretto play --resume {path}")
+
+
+def _breakdowns(st: GameState) -> list[ScoreBreakdown]:
+    return [st.breakdown(s) for s in range(st.n)]
+
+
+def _finished_game_state(before: GameState, action: Action) -> GameState:
+    """The state right at the end of the game that ``action`` finished, with its final
+    collections. (The engine starts the next game of a match at once, so the collections of
+    the finished game are gone from the live state; this replays the last action on a copy
+    whose match ends with that game.)"""
+    snap = before.copy()
+    snap.rules = before.rules.replace(match_games=before.game + 1)
+    snap.apply(action)
+    return snap
+
+
+def write_record(path: Path, record: dict[str, Any]) -> None:
+    """Write ``record`` as JSON (one action per line) to ``path`` atomically.
+
+    Raises:
+        OSError: the file cannot be written.
+    """
+    text = dumps_record(record)
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=".coloretto-", suffix=".json", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def dumps_record(record: dict[str, Any]) -> str:
+    """JSON text of a record: one top-level key per line and one action per line."""
+    items = []
+    for key, value in record.items():
+        if key == "actions" and value:
+            inner = ",\n".join("    " + json.dumps(e) for e in value)
+            items.append(f"  {json.dumps(key)}: [\n{inner}\n  ]")
+        else:
+            items.append(f"  {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(items) + "\n}\n"
+
+
+def pending_draw_of(record: dict[str, Any]) -> dict[str, Any] | None:
+    """The record's ``pending_draw`` entry if it is well-formed, else ``None``."""
+    pd = record.get("pending_draw")
+    if isinstance(pd, dict) and type(pd.get("seat")) is int:
+        try:
+            card_code(pd.get("card"))  # type: ignore[arg-type]
+        except ValueError:
+            return None
+        return pd
+    return None

@@ -1,0 +1,130 @@
+// HTTP helpers, local storage and small DOM helpers shared by every view.
+// The contract of every endpoint is docs/web-api.md.
+
+/** Error raised for an HTTP error reply: `code` and `message` come from the server body. */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/**
+ * Call the HTTP API. `body` (an object) is sent as JSON with POST.
+ * Returns the parsed JSON reply; throws ApiError on an HTTP error (with the server's
+ * `{"error": {"code", "message"}}`) or on a network failure (code "network").
+ */
+export async function api(path, body = undefined) {
+  const init = body === undefined ? {} : {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (err) {
+    throw new ApiError(0, "network", `the server cannot be reached (${err.message})`);
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const e = (data && data.error) || {};
+    throw new ApiError(res.status, e.code || "http_" + res.status, e.message || `HTTP ${res.status}`);
+  }
+  return data;
+}
+
+// ----- browser storage --------------------------------------------------------------------
+const NAME_KEY = "coloretto.name";
+
+/** The player's name as last entered ("" if none). */
+export function getName() {
+  try { return localStorage.getItem(NAME_KEY) || ""; } catch { return ""; }
+}
+
+/** Remember the player's name. */
+export function setName(name) {
+  try { localStorage.setItem(NAME_KEY, name); } catch { /* private mode: not kept */ }
+}
+
+/** The secret seat token kept for table `id`, or null (docs/web-api.md: coloretto.token.{id}). */
+export function getToken(id) {
+  try { return localStorage.getItem(`coloretto.token.${id}`); } catch { return null; }
+}
+
+/** Keep (or with null forget) the seat token of table `id`. */
+export function setToken(id, token) {
+  try {
+    if (token) localStorage.setItem(`coloretto.token.${id}`, token);
+    else localStorage.removeItem(`coloretto.token.${id}`);
+  } catch { /* private mode: the seat is lost on reload */ }
+}
+
+// ----- DOM --------------------------------------------------------------------------------
+/**
+ * Build an element: h("button", {class: "x", onclick: f, dataset: {row: 1}}, "text", child).
+ * Strings become text nodes (never HTML), null/false children are skipped, arrays are flattened.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
+    else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (v === true) el.setAttribute(k, "");
+    else el.setAttribute(k, String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else if (c instanceof Node) el.appendChild(c);
+    else el.appendChild(document.createTextNode(String(c)));
+  }
+}
+
+/** Replace the children of `el`. */
+export function setChildren(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+}
+
+/** Show a short message in the page's status area (`kind`: "info" | "error"). */
+export function toast(text, kind = "info") {
+  const box = document.getElementById("toasts");
+  if (!box) return;
+  const t = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+  box.appendChild(t);
+  setTimeout(() => t.remove(), kind === "error" ? 6000 : 3500);
+}
+
+/** Copy `text` to the clipboard (falls back to selecting it in a prompt). */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast("Link copied");
+  } catch {
+    window.prompt("Copy this link:", text);
+  }
+}
+
+/** The display name of a seat (`SEAT` of docs/web-api.md). */
+export function seatLabel(seat) {
+  if (!seat) return "?";
+  if (seat.kind === "open") return `Seat ${seat.seat + 1} (open)`;
+  const n = seat.name || `Seat ${seat.seat + 1}`;
+  if (n.startsWith("computer:")) return `Computer ${seat.seat + 1} (${n.slice(9)})`;
+  return n;
+}

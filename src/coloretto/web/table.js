@@ -1,0 +1,513 @@
+// The live table: one WebSocket (docs/web-api.md), the board, actions, hints, hand-over,
+// reconnect with backoff, the end-of-game breakdown and the rematch.
+import { api, h, setChildren, toast, copyText, getName, setName, getToken, setToken, seatLabel } from "./api.js";
+import { statusBar, rowsPanel, playersPanel, scoreLegend, rulesSummary, isLegal, turnText } from "./board.js";
+import { logLine, logText, resultPanel } from "./gamelog.js";
+
+const MIN_RETRY_MS = 1000;
+const MAX_RETRY_MS = 5000;
+const PING_EVERY_MS = 20000;
+const SILENCE_LIMIT_MS = 50000;
+
+/**
+ * Show table `tableId` in `root`: sit at the seat whose token this browser keeps, offer to
+ * join an open seat, or watch as a spectator.
+ */
+export async function tableView(root, tableId) {
+  const view = new TableView(root, tableId);
+  await view.start();
+  return view;
+}
+
+class TableView {
+  constructor(root, tableId) {
+    this.root = root;
+    this.id = tableId;
+    this.token = getToken(tableId);
+    this.table = null;
+    this.mySeat = null;
+    this.role = null;
+    this.obs = null;
+    this.legal = [];
+    this.seats = [];
+    this.seatsAt = performance.now();
+    this.status = "open";
+    this.version = -1;
+    this.log = [];
+    this.result = null;
+    this.hint = null;
+    this.hintText = "";
+    this.pending = false;
+    this.rematchId = null;
+    this.ws = null;
+    this.conn = "connecting";
+    this.attempt = 0;
+    this.retryAt = 0;
+    this.retryTimer = null;
+    this.msgId = 0;
+    this.lastHeard = Date.now();
+    this.handoverAfter = 15;
+    this.hintsAvailable = true;
+    this.stopped = false;
+    this.showHelp = false;
+  }
+
+  async start() {
+    this.root.replaceChildren(h("p", { class: "muted" }, "Loading table\u2026"));
+    try {
+      this.table = await api(`/api/tables/${encodeURIComponent(this.id)}`);
+    } catch (e) {
+      setChildren(this.root, h("section", { class: "panel" },
+        h("h2", {}, e.code === "not_found" ? "No such table" : "The table cannot be loaded"),
+        h("p", {}, e.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+      return;
+    }
+    api("/api/options").then((o) => {
+      this.handoverAfter = o.handover_after_seconds ?? 15;
+      this.hintsAvailable = o.hints_available !== false;
+      this.agents = o.difficulties || ["easy", "medium", "hard", "expert"];
+    }).catch(() => {});
+    this.seats = this.table.seats;
+    this.status = this.table.status;
+    this.build();
+    this.render();
+    this.connect();
+    document.addEventListener("keydown", (ev) => this.onKey(ev));
+    window.addEventListener("online", () => this.retryNow());
+    setInterval(() => this.tick(), 1000);
+  }
+
+  // ----- layout ---------------------------------------------------------------------------
+  build() {
+    this.el = {
+      head: h("header", { class: "table-head" }),
+      banner: h("div", { class: "conn-banner", role: "status", "aria-live": "polite" }),
+      join: h("div", { class: "join-area" }),
+      status: h("div", { class: "status-area" }),
+      rows: h("div", { class: "rows-area" }),
+      hint: h("div", { class: "hint-area", "aria-live": "polite" }),
+      players: h("div", { class: "players-area" }),
+      log: h("ol", { class: "log", "aria-label": "Game log" }),
+      live: h("div", { class: "sr-only", "aria-live": "polite" }),
+      result: h("div", { class: "result-area" }),
+      help: h("div", { class: "help-area" }),
+    };
+    this.root.replaceChildren(h("div", { id: "table-view", class: "table-view" },
+      this.el.head, this.el.banner, this.el.join, this.el.result, this.el.status,
+      h("div", { class: "layout" },
+        h("div", { class: "main-col" }, this.el.rows, this.el.hint, this.el.help),
+        h("div", { class: "side-col" }, this.el.players,
+          h("section", { class: "log-panel", "aria-label": "Game log" }, h("h2", {}, "Game log"), this.el.log))),
+      this.el.live));
+    this.viewEl = this.root.querySelector("#table-view");
+  }
+
+  render() {
+    if (!this.viewEl) return;
+    const focusKey = document.activeElement && this.viewEl.contains(document.activeElement)
+      ? document.activeElement.dataset.key : null;
+    const mine = this.legal.length > 0 && !this.pending;
+    Object.assign(this.viewEl.dataset, {
+      version: String(this.version), status: this.status, conn: this.conn,
+      mySeat: this.mySeat === null ? "" : String(this.mySeat),
+      toMove: this.obs && this.status === "playing" ? String(this.obs.to_move) : "",
+      decision: this.obs ? this.obs.decision : "", mine: mine ? "1" : "0",
+    });
+    document.title = (mine ? "\u25b6 Your turn \u2013 " : "") + `Coloretto \u2013 ${this.table.title || this.id}`;
+    this.renderHead();
+    this.renderBanner();
+    this.renderJoin();
+    if (this.obs) {
+      setChildren(this.el.status, statusBar(this.obs, this.seats, this.mySeat, this.status));
+      setChildren(this.el.rows, this.status === "finished" ? null : rowsPanel(this.obs, this.seats, {
+        legal: this.legal, hint: this.hint, pending: this.pending,
+        onAction: this.mySeat !== null ? (a) => this.act(a) : null,
+      }), this.obs ? scoreLegend(this.obs.rules) : null);
+    } else {
+      setChildren(this.el.status, statusBar(null, this.seats, this.mySeat, this.status));
+      setChildren(this.el.rows);
+    }
+    this.renderHint();
+    this.renderPlayers();
+    this.renderResult();
+    this.renderHelp();
+    if (focusKey) {
+      const b = this.viewEl.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+      if (b && !b.disabled) b.focus();
+    }
+  }
+
+  renderHead() {
+    const t = this.table;
+    const invite = new URL(t.invite_url || `/table/${this.id}`, location.origin).href;
+    setChildren(this.el.head,
+      h("div", { class: "title-line" },
+        h("h1", {}, t.title || `Table ${this.id}`),
+        h("span", { class: `pill status-${this.status}` }, { open: "waiting for players", playing: "playing", finished: "finished" }[this.status] || this.status),
+        this.mySeat === null && this.role === "spectator" ? h("span", { class: "pill" }, "watching") : null,
+        h("span", { class: `conn-dot conn-${this.conn}`, title: `connection: ${this.conn}` }, this.conn === "open" ? "live" : this.conn)),
+      h("p", { class: "small muted" }, rulesSummary(this.obs ? this.obs.rules : t.rules, t)),
+      this.status !== "finished" ? h("div", { class: "invite" },
+        h("label", { for: "invite-url" }, this.status === "open" ? "Invite friends with this link: " : "Link to watch: "),
+        h("input", { id: "invite-url", readonly: true, value: invite, onfocus: (e) => e.target.select() }),
+        h("button", { type: "button", onclick: () => copyText(invite) }, "Copy")) : null);
+  }
+
+  renderBanner() {
+    if (this.conn === "open" || this.conn === "connecting" && this.attempt === 0) {
+      this.el.banner.className = "conn-banner hidden";
+      setChildren(this.el.banner);
+      return;
+    }
+    if (this.conn === "gone") {
+      this.el.banner.className = "conn-banner";
+      setChildren(this.el.banner, "This table no longer exists.");
+      return;
+    }
+    const secs = Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000));
+    this.el.banner.className = "conn-banner";
+    setChildren(this.el.banner,
+      this.conn === "reconnecting" ? `Connection lost \u2013 reconnecting${secs ? ` in ${secs}s` : "\u2026"} (attempt ${this.attempt}). Your seat is kept.`
+        : "Connecting\u2026",
+      " ", h("button", { type: "button", onclick: () => this.retryNow() }, "Retry now"));
+  }
+
+  renderJoin() {
+    const canJoin = this.mySeat === null && this.status === "open" && this.seats.some((s) => s.kind === "open");
+    if (!canJoin) {
+      if (this.joinForm) { this.joinForm = null; setChildren(this.el.join); }
+      if (this.mySeat === null && this.role === "spectator" && this.status === "playing") {
+        setChildren(this.el.join, h("p", { class: "panel small" }, "You are watching this game as a spectator."));
+      } else if (!this.joinForm) setChildren(this.el.join);
+      return;
+    }
+    const open = this.seats.filter((s) => s.kind === "open");
+    if (this.joinForm) {
+      // keep what the person typed; refresh the seat choices only
+      const sel = this.joinForm.querySelector("select");
+      const keep = sel.value;
+      setChildren(sel, open.map((s) => h("option", { value: s.seat }, `Seat ${s.seat + 1}`)));
+      if (open.some((s) => String(s.seat) === keep)) sel.value = keep;
+      return;
+    }
+    const name = h("input", { id: "join-name", name: "name", maxlength: 24, required: true, value: getName(), autocomplete: "nickname" });
+    const seat = h("select", { id: "join-seat", name: "seat" }, open.map((s) => h("option", { value: s.seat }, `Seat ${s.seat + 1}`)));
+    this.joinForm = h("form", { class: "panel join", onsubmit: (ev) => { ev.preventDefault(); this.join(name.value.trim(), Number(seat.value)); } },
+      h("h2", {}, "Join this table"),
+      h("div", { class: "field-row" },
+        h("label", { for: "join-name" }, "Your name"), name,
+        h("label", { for: "join-seat" }, "Seat"), seat,
+        h("button", { type: "submit", class: "primary", "data-testid": "join" }, "Join")));
+    setChildren(this.el.join, this.joinForm);
+  }
+
+  renderHint() {
+    const canHint = this.table.hints && this.hintsAvailable && this.status === "playing" && this.legal.length > 0;
+    setChildren(this.el.hint,
+      canHint ? h("button", { type: "button", class: "hint-btn", "data-key": "hint", "aria-keyshortcuts": "H", onclick: () => this.askHint() }, "Hint ", h("kbd", {}, "H")) : null,
+      this.hintText && this.legal.length ? h("p", { class: "hint-text" }, `Hint: ${this.hintText}`) : null);
+  }
+
+  awayOf(s) {
+    const seat = this.seats[s];
+    if (!seat || seat.away_seconds === null || seat.away_seconds === undefined) return null;
+    return seat.away_seconds + (performance.now() - this.seatsAt) / 1000;
+  }
+
+  renderPlayers() {
+    setChildren(this.el.players, playersPanel(this.obs, this.seats, this.mySeat, {
+      status: this.status, awayOf: (s) => this.awayOf(s), controls: (s) => this.seatControls(s),
+    }));
+  }
+
+  seatControls(s) {
+    const seat = this.seats[s];
+    if (!seat || this.mySeat === null || this.status !== "playing") return null;
+    const agents = this.agents || ["easy", "medium", "hard", "expert"];
+    const pick = () => h("select", { class: "agent-pick", "aria-label": "computer player" },
+      agents.map((a) => h("option", { value: a, selected: a === "medium" }, a)));
+    if (s === this.mySeat) {
+      if (seat.kind === "computer" && seat.handed_over) {
+        return h("div", { class: "seat-ctl" }, h("button", { type: "button", onclick: () => this.send({ type: "reclaim" }) }, "Take my seat back"));
+      }
+      const sel = pick();
+      return h("details", { class: "seat-ctl" }, h("summary", {}, "Leaving?"),
+        h("p", { class: "small" }, "Let a computer player finish the game for you (you can take the seat back)."),
+        sel, " ", h("button", { type: "button", onclick: () => this.send({ type: "hand_over", seat: s, agent: sel.value }) }, "Hand my seat over"));
+    }
+    if (seat.kind === "human" && !seat.connected) {
+      const away = this.awayOf(s) ?? 0;
+      const wait = Math.ceil(this.handoverAfter - away);
+      const sel = pick();
+      return h("div", { class: "seat-ctl" }, sel, " ",
+        h("button", { type: "button", disabled: wait > 0, "data-testid": "hand-over",
+          onclick: () => this.send({ type: "hand_over", seat: s, agent: sel.value }) },
+        wait > 0 ? `Hand to a computer in ${wait}s` : "Hand this seat to a computer"));
+    }
+    return null;
+  }
+
+  renderResult() {
+    if (this.status !== "finished" || !this.result) { setChildren(this.el.result); return; }
+    const r = this.result;
+    const controls = [];
+    if (this.mySeat !== null) {
+      controls.push(h("button", { type: "button", class: "primary", "data-testid": "rematch", onclick: () => this.send({ type: "rematch" }) }, "Rematch"));
+    }
+    if (this.rematchId) {
+      controls.push(h("button", { type: "button", class: "primary", onclick: () => this.joinRematch() },
+        this.mySeat !== null ? "Join the rematch" : "Watch the rematch"));
+    }
+    controls.push(h("a", { class: "button", href: r.record_url, download: `coloretto-${this.id}.json`, "data-testid": "record" }, "Download record"));
+    controls.push(h("a", { class: "button", href: r.replay_url }, "Replay move by move"));
+    setChildren(this.el.result, resultPanel(r, this.seats, this.mySeat, controls));
+  }
+
+  renderHelp() {
+    setChildren(this.el.help, h("details", { class: "keys" },
+      h("summary", {}, "Keyboard shortcuts"),
+      h("ul", { class: "small" },
+        h("li", {}, h("kbd", {}, "D"), " draw a card"),
+        h("li", {}, h("kbd", {}, "1"), "\u2013", h("kbd", {}, "6"), " take that row, or place the drawn card in it (starting colour: the n-th colour)"),
+        h("li", {}, h("kbd", {}, "H"), " hint (when the table allows hints)"),
+        h("li", {}, h("kbd", {}, "Tab"), " move between buttons, ", h("kbd", {}, "Enter"), " press"))));
+  }
+
+  renderLog(reset) {
+    const el = this.el.log;
+    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    if (reset) el.replaceChildren();
+    const have = el.children.length;
+    for (const entry of this.log.slice(have)) el.appendChild(logLine(entry, this.seats));
+    if (atBottom || reset) el.scrollTop = el.scrollHeight;
+    const last = this.log[this.log.length - 1];
+    if (last) this.el.live.textContent = logText(last, this.seats);
+  }
+
+  tick() {
+    if (this.conn === "reconnecting") this.renderBanner();
+    if (this.seats.some((s) => s.kind === "human" && !s.connected) && this.status === "playing") this.renderPlayersKeepFocus();
+  }
+
+  renderPlayersKeepFocus() {
+    const a = document.activeElement;
+    if (a && this.el.players.contains(a)) return; // do not pull a menu from under the person
+    this.renderPlayers();
+  }
+
+  // ----- WebSocket ------------------------------------------------------------------------
+  connect() {
+    if (this.stopped) return;
+    clearTimeout(this.retryTimer);
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/tables/${encodeURIComponent(this.id)}`;
+    let ws;
+    try {
+      ws = new WebSocket(url);
+    } catch {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.lastHeard = Date.now();
+      this.send({ type: "hello", token: this.token || null });
+    };
+    ws.onmessage = (ev) => {
+      this.lastHeard = Date.now();
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      this.onMessage(msg);
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (ev.code === 4404) { this.conn = "gone"; this.stopped = true; this.render(); return; }
+      this.scheduleRetry();
+    };
+    ws.onerror = () => { /* a close event follows */ };
+    if (!this.pinger) {
+      this.pinger = setInterval(() => {
+        if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+        if (Date.now() - this.lastHeard > SILENCE_LIMIT_MS) { this.ws.close(); return; }
+        this.send({ type: "ping" });
+      }, PING_EVERY_MS);
+    }
+  }
+
+  scheduleRetry() {
+    this.attempt += 1;
+    this.conn = "reconnecting";
+    this.pending = false;
+    const delay = Math.min(MAX_RETRY_MS, MIN_RETRY_MS * 1.5 ** (this.attempt - 1)) * (0.8 + 0.4 * Math.random());
+    const wait = Math.max(MIN_RETRY_MS, Math.min(MAX_RETRY_MS, delay));
+    this.retryAt = Date.now() + wait;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), wait);
+    this.render();
+  }
+
+  retryNow() {
+    if (this.ws || this.stopped) return;
+    this.connect();
+  }
+
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      if (msg.type !== "ping") toast("Not connected \u2013 reconnecting\u2026", "error");
+      return false;
+    }
+    if (msg.id === undefined && msg.type !== "ping" && msg.type !== "hello") msg.id = ++this.msgId;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  onMessage(msg) {
+    switch (msg.type) {
+      case "welcome":
+        this.conn = "open";
+        this.attempt = 0;
+        this.mySeat = msg.seat;
+        this.role = msg.role;
+        this.table = msg.table || this.table;
+        if (msg.table && msg.table.rematch) this.rematchId = msg.table.rematch;
+        this.seats = this.table.seats;
+        this.seatsAt = performance.now();
+        this.status = this.table.status;
+        this.render();
+        break;
+      case "state": this.onState(msg); break;
+      case "seats":
+        this.seats = msg.seats;
+        this.seatsAt = performance.now();
+        if (msg.status && msg.status !== this.status) { this.status = msg.status; this.send({ type: "sync" }); }
+        this.render();
+        break;
+      case "hint":
+        this.hint = msg.action || null;
+        this.hintText = msg.explanation || (msg.action ? JSON.stringify(msg.action) : "no advice");
+        this.render();
+        break;
+      case "rematch":
+        setToken(msg.table_id, msg.token);
+        location.href = `/table/${encodeURIComponent(msg.table_id)}`;
+        break;
+      case "rematch_offered":
+        this.rematchId = msg.table_id;
+        toast("A rematch was offered");
+        this.render();
+        break;
+      case "pong": break;
+      case "error": this.onError(msg); break;
+      default: break;
+    }
+  }
+
+  onState(msg) {
+    if (msg.log_from === 0 || msg.log_from === undefined) {
+      this.log = msg.log || [];
+      this.renderLogReset = true;
+    } else if (msg.log_from <= this.log.length) {
+      if (msg.log_from < this.log.length) this.renderLogReset = true;
+      this.log = this.log.slice(0, msg.log_from).concat(msg.log || []);
+    } else {
+      this.send({ type: "sync" }); // a gap: ask for everything again
+    }
+    if (msg.version !== this.version) { this.hint = null; this.hintText = ""; }
+    this.version = msg.version;
+    this.status = msg.status;
+    this.obs = msg.observation;
+    this.legal = msg.legal || [];
+    this.seats = msg.seats || this.seats;
+    this.seatsAt = performance.now();
+    this.result = msg.result;
+    this.pending = false;
+    this.render();
+    this.renderLog(this.renderLogReset);
+    this.renderLogReset = false;
+  }
+
+  onError(msg) {
+    this.pending = false;
+    if (msg.code === "bad_token" && this.token && this.mySeat === null) {
+      // the kept token belongs to no seat here (e.g. a new database): watch instead
+      setToken(this.id, null);
+      this.token = null;
+      toast("Your saved seat is not valid at this table any more; you are watching.", "error");
+      this.send({ type: "hello", token: null });
+      return;
+    }
+    if (msg.code === "stale") return; // a fresh state follows
+    toast(msg.message || msg.code, "error");
+    this.render();
+  }
+
+  // ----- actions ----------------------------------------------------------------------------
+  act(action) {
+    if (this.pending || !isLegal(this.legal, action)) return;
+    if (this.send({ type: "action", action, version: this.version })) {
+      this.pending = true;
+      this.render();
+    }
+  }
+
+  askHint() {
+    if (!this.table.hints || !this.legal.length) return;
+    this.hintText = "thinking\u2026";
+    this.renderHint();
+    this.send({ type: "hint" });
+  }
+
+  async join(name, seat) {
+    if (!name) { toast("Enter your name first", "error"); return; }
+    setName(name);
+    try {
+      const r = await api(`/api/tables/${encodeURIComponent(this.id)}/join`, { name, seat });
+      setToken(this.id, r.token);
+      this.token = r.token;
+      this.table = r.table;
+      this.joinForm = null;
+      setChildren(this.el.join);
+      this.send({ type: "hello", token: r.token });
+    } catch (e) {
+      toast(e.message, "error");
+    }
+  }
+
+  async joinRematch() {
+    const id = this.rematchId;
+    if (this.mySeat === null || getToken(id)) { location.href = `/table/${encodeURIComponent(id)}`; return; }
+    try {
+      const me = this.seats[this.mySeat];
+      const name = (me && me.name && !me.name.startsWith("computer:")) ? me.name : getName();
+      const r = await api(`/api/tables/${encodeURIComponent(id)}/join`, { name, seat: this.mySeat });
+      setToken(id, r.token);
+    } catch (e) {
+      if (e.code !== "seat_taken" && e.code !== "not_open") { toast(e.message, "error"); return; }
+    }
+    location.href = `/table/${encodeURIComponent(id)}`;
+  }
+
+  onKey(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const t = ev.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
+    if (!this.obs || this.status !== "playing") return;
+    const k = ev.key.toLowerCase();
+    if (k === "d") {
+      this.act({ action: "draw" });
+    } else if (k === "h") {
+      this.askHint();
+    } else if (/^[1-9]$/.test(k)) {
+      const n = Number(k) - 1;
+      if (this.obs.decision === "place") this.act({ action: "place", row: n });
+      else if (this.obs.decision === "turn") this.act({ action: "take", row: n });
+      else if (this.obs.decision === "choose_start" && this.obs.colors[n]) this.act({ action: "choose_start", color: this.obs.colors[n] });
+      else return;
+    } else {
+      return;
+    }
+    ev.preventDefault();
+  }
+}
+
+export { turnText, seatLabel };

@@ -1,0 +1,134 @@
+"""Simulation runs: seeding, determinism across worker counts, records, the batch fast path."""
+
+from __future__ import annotations
+
+import json
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coloretto.arena import simulate as sim
+from coloretto.arena.simulate import (
+    ENGINE_PATH,
+    FAST_PATH,
+    agent_seed,
+    choose_path,
+    game_seed,
+    play_game,
+    simulate,
+)
+from coloretto.engine import Rules, hash_seed, replay
+
+SPECS = ["greedy", "random", "random", "random"]
+RULES = Rules(players=4)
+
+
+@pytest.fixture(autouse=True)
+def no_fast_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests exercise the engine path unless they install a fake batch module."""
+    monkeypatch.setattr(sim, "fast_batch_module", lambda: None)
+
+
+def test_seeds_are_derived_deterministically() -> None:
+    assert game_seed(7, 3) == hash_seed(7, 3) == game_seed(7, 3)
+    assert len({game_seed(7, i) for i in range(50)}) == 50
+    g = game_seed(7, 0)
+    assert agent_seed(g, 1) == agent_seed(g, 1)
+    assert len({agent_seed(g, s) for s in range(5)}) == 5
+    assert agent_seed(g, 0) != agent_seed(game_seed(7, 1), 0)
+
+
+def test_same_seed_same_results_and_games_rerun_alone() -> None:
+    first = simulate(RULES, SPECS, 6, seed=11)
+    second = simulate(RULES, SPECS, 6, seed=11)
+    assert first.path == ENGINE_PATH
+    assert first.scores == second.scores
+    assert len(first.scores) == 6 and all(len(s) == 4 for s in first.scores)
+    assert play_game(RULES, SPECS, 11, 4) == first.scores[4]
+    assert simulate(RULES, SPECS, 6, seed=12).scores != first.scores
+
+
+def test_one_and_two_workers_give_identical_results() -> None:
+    done: list[int] = []
+    one = simulate(RULES, SPECS, 9, seed=5, workers=1)
+    two = simulate(RULES, SPECS, 9, seed=5, workers=2, progress=done.append)
+    assert one.scores == two.scores
+    assert done and done[-1] == 9 and done == sorted(done)
+
+
+def test_progress_counts_every_game() -> None:
+    done: list[int] = []
+    simulate(RULES, ["random"] * 4, 3, seed=1, progress=done.append)
+    assert done == [1, 2, 3]
+
+
+def test_saved_records_replay_to_the_reported_scores(tmp_path: Path) -> None:
+    out = tmp_path / "records"
+    result = simulate(RULES, SPECS, 3, seed=2, save_dir=out)
+    files = sorted(out.iterdir())
+    assert [f.name for f in files] == ["game-000000.json", "game-000001.json", "game-000002.json"]
+    for f, scores in zip(files, result.scores):
+        record = json.loads(f.read_text())
+        assert record["seats"] == SPECS
+        rep = replay(record)
+        assert rep.valid and rep.finished
+        assert record["result"]["scores"] == scores
+
+
+def test_preset_and_other_player_counts() -> None:
+    rules3 = Rules(players=3)
+    r = simulate(rules3, ["random", "greedy", "random"], 2, seed=4, preset_name="bga")
+    assert all(len(s) == 3 for s in r.scores)
+
+
+def test_bad_arguments_raise() -> None:
+    with pytest.raises(ValueError, match="positive"):
+        simulate(RULES, SPECS, 0, seed=1)
+    with pytest.raises(ValueError, match="workers"):
+        simulate(RULES, SPECS, 1, seed=1, workers=0)
+    with pytest.raises(ValueError, match="3 agents for 4 players"):
+        simulate(RULES, SPECS[:3], 1, seed=1)
+
+
+class FakeBatch(types.ModuleType):
+    """Stands in for ``coloretto.fastcore.batch`` (written by another part of the project)."""
+
+    def __init__(self, supported: bool) -> None:
+        super().__init__("coloretto.fastcore.batch")
+        self.supported = supported
+        self.calls: list[tuple[Any, ...]] = []
+
+    def supports(self, agent_specs: list[str]) -> bool:
+        return self.supported
+
+    def simulate_batch(
+        self, rules: Rules, agent_specs: list[str], games: int, seed: int, workers: int
+    ) -> list[list[int]]:
+        self.calls.append((rules, agent_specs, games, seed, workers))
+        return [[i, 1, 2, 3] for i in range(games)]
+
+
+def test_batch_fast_path_used_when_supported(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    fake = FakeBatch(supported=True)
+    monkeypatch.setattr(sim, "fast_batch_module", lambda: fake)
+    r = simulate(RULES, ["random"] * 4, 5, seed=9, workers=2)
+    assert r.path == FAST_PATH
+    assert r.scores == [[i, 1, 2, 3] for i in range(5)]
+    assert fake.calls == [(RULES, ["random"] * 4, 5, 9, 2)]
+    forced = simulate(RULES, ["random"] * 4, 2, seed=9, engine_only=True)
+    assert forced.path == ENGINE_PATH and forced.note == "engine path forced"
+    saved = simulate(RULES, ["random"] * 4, 1, seed=9, save_dir=tmp_path)
+    assert saved.path == ENGINE_PATH
+    assert len(fake.calls) == 1
+
+
+def test_batch_fast_path_skipped_when_unsupported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sim, "fast_batch_module", lambda: FakeBatch(supported=False))
+    path, note = choose_path(RULES, SPECS)
+    assert path == ENGINE_PATH and "does not support" in note
+    monkeypatch.setattr(sim, "fast_batch_module", lambda: None)
+    assert choose_path(RULES, SPECS) == (ENGINE_PATH, "fast core not installed")

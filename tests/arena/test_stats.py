@@ -1,0 +1,90 @@
+"""Statistics of simulations: means, 95% intervals, win shares with ties, ranks."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from coloretto.arena.stats import Z95, mean_ci, ranks, summarize_agents, summarize_seats, win_shares
+from coloretto.engine import Rules, new_game
+
+
+def test_mean_ci_hand_computed() -> None:
+    est = mean_ci([1, 2, 3, 4])
+    # mean 2.5; sample variance (2.25 + 0.25 + 0.25 + 2.25) / 3 = 5/3
+    assert est.mean == 2.5
+    assert est.sd == pytest.approx(math.sqrt(5 / 3))
+    assert est.half_width == pytest.approx(1.959964 * math.sqrt(5 / 3) / 2, rel=1e-6)
+    assert est.low == pytest.approx(2.5 - 1.265151, abs=1e-5)
+    assert est.high == pytest.approx(2.5 + 1.265151, abs=1e-5)
+    assert est.n == 4
+    assert est.to_json()["ci95"] == [est.low, est.high]
+
+
+def test_mean_ci_constant_and_single_values() -> None:
+    assert mean_ci([0.25, 0.25, 0.25]).half_width == 0.0
+    single = mean_ci([7])
+    assert single.mean == 7 and single.half_width is None and single.low is None
+    assert single.to_json()["ci95"] is None
+    assert single.format() == "7.000"
+    with pytest.raises(ValueError):
+        mean_ci([])
+
+
+def test_win_shares_split_ties() -> None:
+    assert win_shares([10, 12, 12, 3]) == [0.0, 0.5, 0.5, 0.0]
+    assert win_shares([5, 5, 5, 5]) == [0.25] * 4
+    assert win_shares([9, 1, 2]) == [1.0, 0.0, 0.0]
+    assert sum(win_shares([4, 4, 4, 1, 0])) == pytest.approx(1.0)
+
+
+def test_ranks_competition_like_engine() -> None:
+    assert ranks([10, 12, 12, 3]) == [3, 1, 1, 4]
+    assert ranks([5, 5, 5, 5]) == [1, 1, 1, 1]
+    state = new_game(Rules(players=4), seed=3)
+    while not state.is_over():
+        state.apply_code(state.legal_codes()[-1])
+    assert ranks(state.totals()) == state.ranks()
+
+
+GAMES = [[10, 12, 12, 3], [20, 5, 5, 5]]
+
+
+def test_summarize_seats_hand_computed() -> None:
+    seats = summarize_seats(["a", "b", "b", "c"], GAMES)
+    s0, s1, _s2, s3 = seats
+    # seat 0: shares 0, 1 -> mean 0.5, sd sqrt(0.5), half-width 1.96 * sqrt(0.5) / sqrt(2)
+    assert s0.win_share.mean == 0.5
+    assert s0.win_share.half_width == pytest.approx(Z95 * math.sqrt(0.5) / math.sqrt(2))
+    # seat 1: a 2-way tie (0.5) then a loss
+    assert s1.win_share.mean == 0.25
+    assert s1.win_share.half_width == pytest.approx(Z95 * math.sqrt(0.125) / math.sqrt(2))
+    assert s0.score.mean == 15 and s0.score.sd == pytest.approx(math.sqrt(50))
+    assert s0.rank.mean == 2  # ranks 3 then 1
+    assert s1.rank.mean == 1.5  # ranks 1 then 2 (three-way tie for second shares rank 2)
+    assert s3.rank.mean == 3  # ranks 4 then 2
+    assert s3.win_share.mean == 0.0 and s3.win_share.half_width == 0.0
+    assert [s.seats for s in seats] == [(0,), (1,), (2,), (3,)]
+    assert sum(s.win_share.mean for s in seats) == pytest.approx(1.0)
+
+
+def test_summarize_agents_averages_seats_within_games() -> None:
+    by_agent = {s.agent: s for s in summarize_agents(["a", "b", "b", "c"], GAMES)}
+    b = by_agent["b"]
+    assert b.seats == (1, 2)
+    # per game means: shares (0.5 + 0.5) / 2 = 0.5, then 0; so one sample per game
+    assert b.win_share.n == 2
+    assert b.win_share.mean == 0.25
+    assert b.win_share.half_width == pytest.approx(Z95 * math.sqrt(0.125) / math.sqrt(2))
+    assert b.score.mean == pytest.approx((12 + 5) / 2)
+    assert b.rank.mean == 1.5
+    assert by_agent["a"].win_share == summarize_seats(["a", "b", "b", "c"], GAMES)[0].win_share
+    assert list(by_agent) == ["a", "b", "c"]
+
+
+def test_summaries_reject_bad_input() -> None:
+    with pytest.raises(ValueError):
+        summarize_seats(["a", "b"], [])
+    with pytest.raises(ValueError, match="game 1"):
+        summarize_agents(["a", "b"], [[1, 2], [1, 2, 3]])

@@ -1,0 +1,162 @@
+"""``coloretto replay``: valid and invalid records, exit codes, the JSON contract, and the
+example of docs/record-format.md."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coloretto.agents import make_agent
+from coloretto.arena.driver import play_out, start_game
+from coloretto.cli.main import main
+from coloretto.engine import Rules, replay
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "record-format.md"
+
+
+def finished_record(players: int = 4, seed: int = 1, **rules: Any) -> dict[str, Any]:
+    game = start_game(Rules(players=players, **rules), seed, [f"p{s}" for s in range(players)])
+    play_out(game, [make_agent("random", seed=seed + s) for s in range(players)])
+    return game.to_record()
+
+
+def write(tmp_path: Path, data: Any, name: str = "r.json") -> str:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    return str(path)
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any]:
+    rc = main(["replay", "--json", *args])
+    out = capsys.readouterr().out
+    return rc, json.loads(out)
+
+
+def test_valid_finished_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rec = finished_record()
+    rc, out = run_json(capsys, write(tmp_path, rec))
+    assert rc == 0
+    assert out == replay(rec).to_json()
+    assert out["valid"] is True and out["finished"] is True
+    assert out["scores"] == rec["result"]["scores"]
+    best = max(out["scores"])
+    assert out["winners"] == [s for s, v in enumerate(out["scores"]) if v == best]
+    assert set(out) == {"valid", "finished", "scores", "winners"}
+
+
+def test_valid_unfinished_record_and_text_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = finished_record(players=3, seed=4)
+    del rec["result"]
+    rec["actions"] = rec["actions"][:10]
+    path = write(tmp_path, rec)
+    rc, out = run_json(capsys, path)
+    assert rc == 0 and out["valid"] is True and out["finished"] is False
+    assert main(["replay", path]) == 0
+    text = capsys.readouterr().out
+    assert "valid, 10 actions, not finished" in text
+    for name in rec["seats"]:
+        assert name in text
+
+
+def test_wrong_card_is_invalid_at_its_index(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = finished_record(seed=2)
+    i = next(k for k, a in enumerate(rec["actions"]) if a["action"] == "draw" and k > 5)
+    real = rec["actions"][i]["card"]
+    rec["actions"][i]["card"] = "plus2" if real != "plus2" else "blue"
+    rc, out = run_json(capsys, write(tmp_path, rec))
+    assert rc == 1
+    assert out["valid"] is False and out["action_index"] == i
+    assert set(out) == {"valid", "action_index", "error"}
+    assert real in out["error"]
+    assert main(["replay", write(tmp_path, rec, "t.json")]) == 1
+    assert f"at action {i}" in capsys.readouterr().out
+
+
+def test_illegal_take_and_wrong_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rec = finished_record(seed=3)
+    bad = json.loads(json.dumps(rec))
+    bad["actions"][0] = {
+        "seat": bad["actions"][0]["seat"],
+        "action": "take",
+        "row": 0,
+    }  # every row is empty
+    rc, out = run_json(capsys, write(tmp_path, bad))
+    assert rc == 1 and out["action_index"] == 0
+    bad = json.loads(json.dumps(rec))
+    bad["actions"][0]["seat"] = (bad["actions"][0]["seat"] + 1) % 4
+    rc, out = run_json(capsys, write(tmp_path, bad))
+    assert rc == 1 and out["action_index"] == 0 and "to move" in out["error"]
+
+
+def test_result_mismatch_points_after_the_actions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = finished_record(seed=5)
+    rec["result"]["scores"][0] += 1
+    rc, out = run_json(capsys, write(tmp_path, rec))
+    assert rc == 1 and out["action_index"] == len(rec["actions"])
+    assert main(["replay", write(tmp_path, rec, "t.json")]) == 1
+    assert "in its result" in capsys.readouterr().out
+
+
+def test_header_problem_has_null_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rec = finished_record(seed=6)
+    rec["format"] = "coloretto-record/0"
+    rc, out = run_json(capsys, write(tmp_path, rec))
+    assert rc == 1 and out["action_index"] is None and "format" in out["error"]
+    rec = finished_record(seed=6)
+    rec["setup"]["draw_pile"].remove("plus2")
+    rc, out = run_json(capsys, write(tmp_path, rec))
+    assert rc == 1 and out["action_index"] is None and "plus2" in out["error"]
+    rc, out = run_json(capsys, write(tmp_path, [1, 2, 3]))
+    assert rc == 1 and out["valid"] is False
+
+
+@pytest.mark.parametrize("json_flag", [True, False])
+def test_unreadable_inputs_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], json_flag: bool
+) -> None:
+    flags = ["--json"] if json_flag else []
+    assert main(["replay", *flags, str(tmp_path / "missing.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert main(["replay", *flags, write(tmp_path, "{not json")]) == 2
+    assert "not JSON" in capsys.readouterr().err
+    assert main(["replay", *flags, str(tmp_path)]) == 2
+    assert "directory" in capsys.readouterr().err
+    (tmp_path / "bin.json").write_bytes(b"\xff\xfe\x00")
+    assert main(["replay", *flags, str(tmp_path / "bin.json")]) == 2
+    assert capsys.readouterr().out == ""
+
+
+def _doc_example() -> dict[str, Any]:
+    text = DOCS.read_text()
+    blocks = re.findall(r"```json\n(.*?)```", text, re.DOTALL)
+    records = [json.loads(b) for b in blocks if '"format": "coloretto-record/1"' in b]
+    assert len(records) == 1
+    return records[0]
+
+
+def test_docs_example_replays_as_documented(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = _doc_example()
+    rc, out = run_json(capsys, write(tmp_path, rec))
+    assert rc == 0
+    assert out == {"valid": True, "finished": False, "scores": [6, 3], "winners": [0]}
+    assert json.dumps(out) in DOCS.read_text()
+    wrong_card = json.loads(json.dumps(rec))
+    wrong_card["actions"][2]["card"] = "green"
+    rc, out = run_json(capsys, write(tmp_path, wrong_card))
+    assert rc == 1 and out["action_index"] == 2
+    wrong_seat = json.loads(json.dumps(rec))
+    wrong_seat["actions"][2]["seat"] = 0
+    rc, out = run_json(capsys, write(tmp_path, wrong_seat))
+    assert rc == 1 and out["action_index"] == 2

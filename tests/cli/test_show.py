@@ -1,0 +1,95 @@
+"""``coloretto show``: the view at the end of a record, text and ``--json``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coloretto.agents import make_agent
+from coloretto.arena.driver import play_out, start_game
+from coloretto.cli.main import main
+from coloretto.engine import Rules, load_game, observe
+
+
+def record(players: int = 4, seed: int = 1, cut: int | None = None) -> dict[str, Any]:
+    game = start_game(Rules(players=players), seed, [f"p{s}" for s in range(players)])
+    play_out(game, [make_agent("random", seed=seed + s) for s in range(players)])
+    rec = game.to_record()
+    if cut is not None:
+        rec["actions"] = rec["actions"][:cut]
+        del rec["result"]
+    return rec
+
+
+def write(tmp_path: Path, data: Any, name: str = "r.json") -> str:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    return str(path)
+
+
+def test_json_is_the_observation_of_the_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = record(cut=25)
+    path = write(tmp_path, rec)
+    state = load_game(rec).state
+    for seat in range(4):
+        assert main(["show", path, "--seat", str(seat), "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out == json.loads(json.dumps(observe(state, seat).to_json()))
+        assert out["format"] == "coloretto-observation/1" and out["seat"] == seat
+    assert main(["show", path, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["seat"] == state.to_move
+
+
+def test_default_seat_of_a_finished_game_is_0(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, record(players=3, seed=2))
+    assert main(["show", path, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["seat"] == 0 and out["decision"] == "over"
+
+
+def test_text_view(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rec = record(cut=30)
+    state = load_game(rec).state
+    assert main(["show", write(tmp_path, rec), "--seat", "2"]) == 0
+    text = capsys.readouterr().out
+    assert f"round {state.round}" in text
+    assert f"draw pile: {state.cards_left()} cards" in text
+    for r in range(state.nrows):
+        assert f"row {r + 1}" in text
+    assert "p2 (this view)" in text
+    assert "to decide" in text
+    for s in range(4):
+        assert f"p{s}" in text
+
+
+def test_text_view_of_finished_game_has_breakdown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = record(seed=7)
+    assert main(["show", write(tmp_path, rec)]) == 0
+    text = capsys.readouterr().out
+    assert "Final scores" in text and "positive" in text
+    assert "Winner" in text or "Shared win" in text
+
+
+def test_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rec = record(cut=10)
+    path = write(tmp_path, rec)
+    assert main(["show", path, "--seat", "4"]) == 2
+    assert "--seat 4" in capsys.readouterr().err
+    bad = json.loads(json.dumps(rec))
+    bad["actions"][3]["seat"] = 99
+    assert main(["show", write(tmp_path, bad, "bad.json")]) == 1
+    assert "not a valid record (action 3)" in capsys.readouterr().err
+    assert main(["show", write(tmp_path, {"format": "x"}, "hdr.json"), "--json"]) == 1
+    assert capsys.readouterr().out == ""
+    assert main(["show", str(tmp_path / "nope.json")]) == 2
+    assert main(["show", write(tmp_path, "[1,", "trunc.json")]) == 2
+    assert "not JSON" in capsys.readouterr().err

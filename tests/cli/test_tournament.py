@@ -1,0 +1,175 @@
+"""``coloretto tournament``: reports written and well-formed; bad input exits 2."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from coloretto.arena.report import CSV_COLUMNS
+from coloretto.cli.main import main
+
+pytestmark = pytest.mark.timeout(120)
+
+MINI = Path(__file__).resolve().parents[1] / "agents" / "engines" / "mini_engine.py"
+
+
+def test_reports_are_written_and_well_formed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_json, out_csv, out_png, out_rec = (
+        tmp_path / n for n in ("r.json", "r.csv", "r.png", "r.jsonl")
+    )
+    status = main(
+        [
+            "tournament",
+            "--agents",
+            "greedy,random,random",
+            "--games",
+            "5",
+            "--seed",
+            "9",
+            "--workers",
+            "1",
+            "--json",
+            str(out_json),
+            "--csv",
+            str(out_csv),
+            "--plot",
+            str(out_png),
+            "--records",
+            str(out_rec),
+        ]
+    )
+    assert status == 0
+    captured = capsys.readouterr()
+    assert "rounded up to 6" in captured.err
+    assert "greedy" in captured.out and "win share" in captured.out
+
+    data = json.loads(out_json.read_text())
+    assert data["format"] == "coloretto-tournament/1"
+    assert data["config"]["games"] == 6 and data["config"]["games_requested"] == 5
+    assert data["config"]["deals"] == 2 and data["config"]["agents"] == [
+        "greedy",
+        "random",
+        "random",
+    ]
+    assert len(data["games"]) == 6 and len(data["entries"]) == 3 and len(data["agents"]) == 2
+    e0 = data["entries"][0]
+    for key in ("win_share", "mean_score", "mean_margin", "mean_rank"):
+        assert set(e0[key]) == {"mean", "ci95", "half_width", "sd", "n"}
+        assert e0[key]["n"] == 2
+    assert set(e0["seconds_per_decision"]) == {"mean", "p95"}
+    assert set(e0["rating"]) == {"mu", "sigma", "ordinal"}
+    assert data["par_win_share"] == pytest.approx(1 / 3)
+
+    with out_csv.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert list(rows[0]) == list(CSV_COLUMNS)
+    assert [(r["kind"], r["agent"]) for r in rows] == [
+        ("entry", "greedy"),
+        ("entry", "random"),
+        ("entry", "random"),
+        ("agent", "greedy"),
+        ("agent", "random"),
+    ]
+    assert float(rows[0]["win_share"]) == pytest.approx(e0["win_share"]["mean"])
+    assert rows[4]["entries"] == "1 2" and rows[4]["rating_mu"] == ""
+
+    png = out_png.read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    import matplotlib.image
+
+    assert matplotlib.image.imread(str(out_png)).ndim == 3
+
+    records = [json.loads(line) for line in out_rec.read_text().splitlines()]
+    assert len(records) == 6 and all(r["format"] == "coloretto-record/1" for r in records)
+    assert records[0]["setup"] == records[1]["setup"] == records[2]["setup"]
+
+
+def test_json_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(
+        [
+            "tournament",
+            "--agents",
+            "greedy,random",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            "--json",
+            "--quiet",
+        ]
+    )
+    assert status == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["config"]["games"] == 2 and len(data["games"]) == 2
+
+
+def test_external_engine_failures_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    agents = f"cmd:{sys.executable} {MINI} illegal,random"
+    status = main(
+        [
+            "tournament",
+            "--agents",
+            agents,
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            "--budget",
+            "50ms",
+            "--engine-grace-ms",
+            "100",
+            "--on-engine-failure",
+            "fallback:random",
+            "--json",
+            "--quiet",
+        ]
+    )
+    assert status == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [f["kind"] for f in data["failures"]] == ["illegal", "illegal"]
+    assert all(f["handling"] == "fallback:random" for f in data["failures"])
+    assert all(g["forfeit"] is None for g in data["games"])
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--agents", "greedy,random", "--players", "3"], "one agent per seat"),
+        (["--agents", "greedy,nobody"], "unknown agent 'nobody'"),
+        (["--agents", "greedy,,random"], "empty agent"),
+        (["--agents", "greedy,random", "--games", "0"], "--games"),
+        (["--agents", "greedy,random", "--workers", "0"], "--workers"),
+        (["--agents", "greedy,random", "--budget", "fast"], "--budget"),
+        (["--agents", "greedy,random", "--address", "auto"], "--address needs --backend ray"),
+        (["--agents", "greedy,random", "--on-engine-failure", "shrug"], "forfeit"),
+        (["--agents", "greedy,random", "--on-engine-failure", "fallback:nobody"], "nobody"),
+        (["--agents", "greedy,random", "--preset", "nope"], "unknown preset"),
+        (["--agents", "greedy,random", "--preset", "bga"], "3 to 5 players"),
+        (["--agents", "cmd:/no/such/engine,random"], "not found"),
+        (["--agents", "cmd:,random"], "empty command"),
+        (["--agents", "greedy,random", "--json", "/no/such/dir/out.json"], "does not exist"),
+        (["--agents", "greedy,random", "--plot", "/no/such/dir/out.png"], "does not exist"),
+        (["--agents", "greedy,random", "--engine-grace-ms", "-1"], "negative"),
+    ],
+)
+def test_bad_input_exits_2(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["tournament", "--workers", "1", "--games", "2", "--quiet", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--agents", "greedy,random", "--games", "many"], ["--agents", "a,b", "--backend", "mpi"], []],
+)
+def test_unparsable_arguments_exit_2(args: list[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["tournament", *args])
+    assert info.value.code == 2

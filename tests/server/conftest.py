@@ -1,0 +1,185 @@
+"""Fixtures of the server tests: databases (SQLite and PostgreSQL), Redis, an in-process
+application, and real ``coloretto serve`` subprocesses.
+
+PostgreSQL (127.0.0.1:5432) and Redis (127.0.0.1:6379) run on the CI machine. A test that
+needs one starts it when it is down and FAILS with a clear message when it still cannot be
+reached: such tests are never skipped silently.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+PG_ADMIN_URL = os.environ.get("COLORETTO_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("COLORETTO_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+def _port_open(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def ensure_postgres() -> None:
+    """Make sure PostgreSQL answers on 127.0.0.1:5432 (start the cluster if needed), else fail."""
+    if _port_open("127.0.0.1", 5432):
+        return
+    versions = sorted(os.listdir("/etc/postgresql")) if os.path.isdir("/etc/postgresql") else []
+    if versions and shutil.which("pg_ctlcluster"):
+        subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", versions[-1], "main", "start"],
+                       capture_output=True, timeout=60)
+        for _ in range(50):
+            if _port_open("127.0.0.1", 5432):
+                return
+            time.sleep(0.2)
+    pytest.fail("PostgreSQL is not reachable on 127.0.0.1:5432 and could not be started "
+                "(pg_ctlcluster --skip-systemctl-redirect VERSION main start); these tests need it")
+
+
+def ensure_redis() -> None:
+    """Make sure Redis answers on 127.0.0.1:6379 (start redis-server if needed), else fail."""
+    if _port_open("127.0.0.1", 6379):
+        return
+    if shutil.which("redis-server"):
+        subprocess.Popen(["redis-server", "--port", "6379", "--bind", "127.0.0.1", "--daemonize", "yes"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).wait(timeout=30)
+        for _ in range(50):
+            if _port_open("127.0.0.1", 6379):
+                return
+            time.sleep(0.2)
+    pytest.fail("Redis is not reachable on 127.0.0.1:6379 and could not be started; these tests need it")
+
+
+def fresh_pg_database() -> tuple[str, str]:
+    """Create an empty PostgreSQL database; returns ``(url, name)``."""
+    from sqlalchemy import create_engine, text
+
+    ensure_postgres()
+    name = "coloretto_t_" + secrets.token_hex(5)
+    admin = create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + name, name
+
+
+def drop_pg_database(name: str) -> None:
+    """Drop a database made by ``fresh_pg_database`` (closing leftover sessions)."""
+    from sqlalchemy import create_engine, text
+
+    admin = create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database: a SQLite file, then an empty PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'coloretto.db'}"
+        return
+    url, name = fresh_pg_database()
+    try:
+        yield url
+    finally:
+        drop_pg_database(name)
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh PostgreSQL database only."""
+    url, name = fresh_pg_database()
+    try:
+        yield url
+    finally:
+        drop_pg_database(name)
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The Redis URL, after making sure it runs."""
+    ensure_redis()
+    return REDIS_URL
+
+
+def free_port() -> int:
+    """A TCP port free right now on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """A ``coloretto serve`` subprocess on a free port."""
+
+    def __init__(self, db_url: str, log_path: Path, *extra: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}"
+        self.log_path = log_path
+        self.args = [sys.executable, "-m", "coloretto.cli.main", "serve", "--port", str(self.port),
+                     "--database-url", db_url, "--computer-delay", "0", "--handover-after", "0",
+                     "--log-level", "warning", *extra]
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> "ServerProcess":
+        """Start and wait until ``/api/health`` answers (fails after 30 s)."""
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(self.args, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                pytest.fail(f"coloretto serve exited with {self.proc.returncode}: {self.log_path.read_text()[-2000:]}")
+            try:
+                if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        pytest.fail(f"coloretto serve did not answer within 30 s: {self.log_path.read_text()[-2000:]}")
+
+    def kill9(self) -> None:
+        """SIGKILL the process and reap it."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        """Terminate (if running)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def server_factory(tmp_path: Path) -> Iterator[Any]:
+    """``make(db_url, *flags) -> ServerProcess`` (not started); all are stopped at the end."""
+    made: list[ServerProcess] = []
+
+    def make(db: str, *extra: str) -> ServerProcess:
+        s = ServerProcess(db, tmp_path / f"server{len(made)}.log", *extra)
+        made.append(s)
+        return s
+
+    yield make
+    for s in made:
+        s.stop()

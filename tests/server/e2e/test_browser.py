@@ -1,0 +1,267 @@
+"""Browser end-to-end tests of the web client (issue 4): real ``coloretto serve``, real
+Chromium, the page driven by clicks and key presses like a person would.
+
+1. A table with three computer players, played to the end by clicking the first enabled
+   action (some by keyboard shortcut); the final breakdown is checked against the server.
+2. Two people (two browser contexts) and a computer at one table; one page is reloaded
+   mid-game and later closed (the other sees the seat disconnected and is offered the
+   hand-over) and reopened; the game goes on to the end.
+3. A phone-sized viewport: lobby, live table and final result without horizontal overflow.
+4. The replay of a finished game, stepped move by move, with a shareable link.
+
+Screenshots go to test-artifacts/e2e/.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.slow
+
+VIEW = "#table-view"
+
+
+# ----- helpers ----------------------------------------------------------------------------------
+def attr(page: Any, key: str) -> str:
+    """A data- attribute of the table view (version, status, to-move, my-seat, mine, conn)."""
+    return page.get_attribute(VIEW, f"data-{key}") or ""
+
+
+def create_table(page: Any, base: str, name: str, seats: list[str], **options: str) -> str:
+    """Fill the lobby's create form (``seats``: "me", "human", "computer:AGENT" per seat) and
+    submit it; returns the table id once the table page shows."""
+    page.goto(base + "/")
+    page.fill("#player-name", name)
+    page.select_option("#seat-count", str(len(seats)))
+    for i, kind in enumerate(seats):
+        page.select_option(f"#seat-{i}", kind)
+    if options:
+        page.click("details.options summary")
+        for field, value in options.items():
+            page.select_option(f"#{field}", value)
+    page.click("[data-testid=create]")
+    page.wait_for_url(re.compile(r"/table/[^/]+$"))
+    page.wait_for_selector(f"{VIEW}[data-conn=open]")
+    return page.url.rsplit("/", 1)[1]
+
+
+def act(page: Any, keyboard: bool = False) -> int:
+    """Play the first enabled action button of ``page`` (by its key shortcut when
+    ``keyboard``); waits until the page shows the next version and returns it."""
+    version = attr(page, "version")
+    button = page.locator(f"{VIEW} button.action:enabled").first
+    key = button.get_attribute("data-key") or ""
+    if keyboard and key == "draw":
+        page.keyboard.press("d")
+    elif keyboard and re.fullmatch(r"(place|take)-\d", key):
+        page.keyboard.press(str(int(key.split("-")[1]) + 1))
+    else:
+        button.click()
+    page.wait_for_function("v => document.querySelector('#table-view').dataset.version !== v", arg=version)
+    return int(attr(page, "version"))
+
+
+def play_until(observer: Any, pages: dict[int, Any], stop: Any = None, keyboard_every: int = 0) -> int:
+    """Play the people's seats (``pages`` by seat) until the game ends or ``stop(version)`` is
+    true. ``observer`` (one of the pages) tells whose turn it is. Returns the number of actions
+    played through the pages."""
+    done = 0
+    newest = int(attr(observer, "version"))
+    while True:
+        observer.wait_for_function("m => +document.querySelector('#table-view').dataset.version >= m", arg=newest)
+        if attr(observer, "status") == "finished":
+            return done
+        version = int(attr(observer, "version"))
+        if stop is not None and stop(version):
+            return done
+        to_move = attr(observer, "to-move")
+        seat = int(to_move) if to_move else -1
+        if seat in pages:
+            page = pages[seat]
+            page.wait_for_selector(f"{VIEW}[data-mine='1'], {VIEW}[data-status=finished]")
+            if attr(page, "status") == "finished":
+                continue
+            done += 1
+            newest = max(newest, act(page, keyboard=bool(keyboard_every) and done % keyboard_every == 0))
+        else:  # a computer player: wait for its move
+            observer.wait_for_function(
+                "v => { const d = document.querySelector('#table-view').dataset;"
+                " return d.version !== v || d.status === 'finished'; }", arg=str(version))
+
+
+def no_horizontal_overflow(page: Any) -> None:
+    """The page is not wider than the viewport (no sideways scrolling on a phone)."""
+    widths = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], f"page is {widths[0]} px wide in a {widths[1]} px viewport"
+
+
+def check_result(page: Any, base: str, table_id: str) -> None:
+    """The final breakdown shown equals the server's result (ranks, totals, jokers, "+2")."""
+    page.wait_for_selector("[data-testid=result]")
+    result = httpx.get(f"{base}/api/tables/{table_id}/replay", timeout=10).json()["result"]
+    rows = page.locator("[data-testid=result] table.breakdown tbody tr")
+    assert rows.count() == len(result["scores"])
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        seat = int(row.get_attribute("data-seat") or "-1")
+        assert row.locator("td.total").inner_text().strip() == str(result["scores"][seat])
+        assert row.locator("td.rank").inner_text().startswith(str(result["ranks"][seat]))
+        b = result["breakdowns"][seat]
+        text = row.inner_text()
+        for colour, points in b["positive"].items():
+            assert f"{colour} +{points}" in text
+        for colour, points in b["negative"].items():
+            assert f"{colour} {points}" in text
+        for colour in b["jokers"]:
+            assert f"\u2192 {colour}" in text
+        if b["plus2"]:
+            assert f"+{b['plus2']}" in text
+    record = page.locator("[data-testid=record]")
+    href = record.get_attribute("href")
+    assert href == f"/api/tables/{table_id}/record"
+    assert page.request.get(base + href).json()["format"] == "coloretto-record/1"
+    assert page.locator("[data-testid=rematch]").is_enabled()
+
+
+# ----- 1. three computer players --------------------------------------------------------------
+def test_full_game_against_three_computers(web_server: Any, new_page: Any, artifacts: Path) -> None:
+    page = new_page()
+    base = web_server.url
+    page.goto(base + "/")
+    page.wait_for_selector("#create-form")
+    page.screenshot(path=str(artifacts / "1-lobby.png"), full_page=True)
+    table_id = create_table(page, base, "Ann", ["me", "computer:easy", "computer:medium", "computer:random"],
+                            edition='"modern"')
+    assert attr(page, "my-seat") == "0"
+    page.wait_for_selector(f"{VIEW}[data-status=playing]")
+    # the first decision is taken with the keyboard, then every third one
+    played = play_until(page, {0: page}, stop=lambda v: v >= 12, keyboard_every=3)
+    page.wait_for_selector(f"{VIEW}[data-mine='1']")
+    page.screenshot(path=str(artifacts / "1-mid-game.png"), full_page=True)
+    # legal actions only: every enabled action button is one the server listed
+    assert page.locator(f"{VIEW} button.action:enabled").count() >= 1
+    played += play_until(page, {0: page}, keyboard_every=3)
+    assert played >= 10
+    assert attr(page, "status") == "finished"
+    check_result(page, base, table_id)
+    page.screenshot(path=str(artifacts / "1-final.png"), full_page=True)
+
+
+# ----- 2. two people, reload and reconnect ----------------------------------------------------
+def test_two_people_with_reload(web_server: Any, new_page: Any, artifacts: Path) -> None:
+    base = web_server.url
+    ann = new_page()
+    table_id = create_table(ann, base, "Ann", ["me", "human", "computer:random"])
+    assert attr(ann, "status") == "open"
+    invite = ann.input_value("#invite-url")
+    assert invite == f"{base}/table/{table_id}"
+    ann.screenshot(path=str(artifacts / "2-waiting.png"), full_page=True)
+
+    bob = new_page()  # another context: another person's browser
+    bob.goto(invite)
+    bob.fill("#join-name", "Bob")
+    bob.click("[data-testid=join]")
+    for p in (ann, bob):
+        p.wait_for_selector(f"{VIEW}[data-status=playing]")
+    assert attr(bob, "my-seat") == "1"
+
+    played = play_until(ann, {0: ann, 1: bob}, stop=lambda v: v >= 10)
+    # reload Bob's page mid-game: the browser keeps the seat token, Bob is back in seat 1
+    bob.reload()
+    bob.wait_for_selector(f"{VIEW}[data-conn=open][data-my-seat='1']")
+    assert bob.locator(".player[data-seat='1'] .badge.you").count() == 1
+    played += play_until(ann, {0: ann, 1: bob}, stop=lambda v: v >= 30)
+
+    # Bob's tab closes: Ann sees him disconnected and, after a while, may hand his seat over
+    context = bob.context
+    bob.close()
+    ann.wait_for_selector(".player[data-seat='1'] [data-testid=disconnected]")
+    ann.wait_for_selector(".player[data-seat='1'] [data-testid=hand-over]:enabled")
+    ann.screenshot(path=str(artifacts / "2-disconnected.png"), full_page=True)
+    bob = new_page(context=context)
+    bob.goto(invite)
+    bob.wait_for_selector(f"{VIEW}[data-conn=open][data-my-seat='1']")
+    ann.wait_for_selector(".player[data-seat='1'] [data-testid=disconnected]", state="detached")
+
+    played += play_until(ann, {0: ann, 1: bob})
+    assert played >= 20
+    bob.wait_for_selector(f"{VIEW}[data-status=finished]")
+    check_result(ann, base, table_id)
+    check_result(bob, base, table_id)
+    ann.screenshot(path=str(artifacts / "2-final-ann.png"), full_page=True)
+    bob.screenshot(path=str(artifacts / "2-final-bob.png"), full_page=True)
+
+
+# ----- 3. phone-sized screen --------------------------------------------------------------------
+def computers_only_table(base: str) -> str:
+    """A finished-soon table of four computer players, created through the HTTP API."""
+    r = httpx.post(f"{base}/api/tables", json={
+        "name": "Watcher", "seats": [{"kind": "computer", "agent": "random"} for _ in range(4)],
+        "title": "Computers only",
+    }, timeout=10)
+    assert r.status_code == 201, r.text
+    return str(r.json()["table"]["id"])
+
+
+def test_phone_screen(web_server: Any, new_page: Any, artifacts: Path) -> None:
+    base = web_server.url
+    phone = new_page(390, 844)
+    phone.goto(base + "/")
+    phone.wait_for_selector("#create-form")
+    no_horizontal_overflow(phone)
+    create_table(phone, base, "Pia", ["me", "computer:easy", "computer:medium", "computer:hard"])
+    phone.wait_for_selector(f"{VIEW}[data-mine='1']")
+    no_horizontal_overflow(phone)
+    draw_or_take = phone.locator(f"{VIEW} button.action:enabled").first
+    box = draw_or_take.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert box["height"] >= 32, "touch targets must be large enough"
+    phone.screenshot(path=str(artifacts / "3-phone-table.png"), full_page=True)
+    act(phone)  # a draw: the drawn card is shown before its row is chosen
+    if phone.locator("[data-testid=drawn-card]").count():
+        no_horizontal_overflow(phone)
+        phone.screenshot(path=str(artifacts / "3-phone-drawn.png"), full_page=False)
+
+    table_id = computers_only_table(base)
+    phone.goto(f"{base}/table/{table_id}")
+    phone.wait_for_selector("[data-testid=result]")
+    no_horizontal_overflow(phone)
+    phone.screenshot(path=str(artifacts / "3-phone-result.png"), full_page=True)
+
+
+# ----- 4. replay ---------------------------------------------------------------------------------
+def test_replay_and_leaderboard(web_server: Any, new_page: Any, artifacts: Path) -> None:
+    base = web_server.url
+    table_id = computers_only_table(base)
+    page = new_page()
+    page.goto(f"{base}/table/{table_id}")
+    page.wait_for_selector("[data-testid=result]")
+    page.click("text=Replay move by move")
+    page.wait_for_url(re.compile(rf"/replay/{table_id}"))
+    caption = page.locator("[data-testid=replay-caption]")
+    assert caption.inner_text() == "The start of the game"
+    page.click("[data-testid=next]")
+    assert re.match(r"1\. Computer \d \(random\) (draws|starts with)", caption.inner_text())
+    page.keyboard.press("ArrowRight")
+    assert caption.inner_text().startswith("2. ")
+    assert page.url.endswith("#2")
+    page.screenshot(path=str(artifacts / "4-replay.png"), full_page=True)
+    # the link opens the replay at that move
+    other = new_page()
+    other.goto(page.url)
+    other.wait_for_selector("[data-testid=replay-caption]")
+    assert other.locator("[data-testid=replay-caption]").inner_text().startswith("2. ")
+    page.keyboard.press("End")
+    page.wait_for_selector("[data-testid=result]")
+    # the lobby lists the finished game with its replay link
+    page.goto(base + "/")
+    page.wait_for_selector(f"li[data-table='{table_id}'] >> text=Replay")
+    page.goto(base + "/#leaderboard")
+    page.check("#lb-computers")
+    page.wait_for_selector("table.leaderboard >> text=Computer (random)")
+    page.screenshot(path=str(artifacts / "4-leaderboard.png"), full_page=True)

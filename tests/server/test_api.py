@@ -1,0 +1,387 @@
+"""HTTP and WebSocket API of the server (docs/web-api.md), on SQLite and PostgreSQL.
+
+Every message type is exercised, with each kind of bad input; after every refused
+message the connection still answers and the table has not changed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from coloretto.engine import replay as replay_record
+from coloretto.engine.cards import CARD_NAMES
+from coloretto.server.app import advisor, create_app
+from coloretto.server.config import Settings
+
+from wsutil import WS, play
+
+pytestmark = pytest.mark.timeout(120)
+
+FOUR = [{"kind": "human"}, {"kind": "human"}, {"kind": "computer", "agent": "easy"}, {"kind": "computer", "agent": "greedy"}]
+
+
+def make_client(db_url: str, **kw: Any) -> TestClient:
+    opts: dict[str, Any] = dict(database_url=db_url, computer_delay=0, handover_after=0, ip_rate=10_000,
+                                ip_burst=10_000, ws_rate=10_000, ws_burst=10_000)
+    opts.update(kw)
+    return TestClient(create_app(Settings(**opts)))
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with make_client(db_url) as c:
+        yield c
+
+
+def create(client: TestClient, seats: list[dict[str, Any]] = FOUR, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"name": "Ann", "seats": seats, **body})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def err(r: Any, status: int, code: str) -> None:
+    assert r.status_code == status, r.text
+    assert r.json()["error"]["code"] == code, r.text
+
+
+# ----- HTTP ---------------------------------------------------------------------------------------------
+def test_create_join_lobby_and_bad_requests(client: TestClient) -> None:
+    assert client.get("/api/health").json()["status"] == "ok"
+    opts = client.get("/api/options").json()
+    assert "medium" in opts["agents"] and opts["rules"]["edition"]["default"] == "classic"
+    made = create(client, rules={"edition": "modern", "table": "violet"}, hints=True, title="Friday")
+    t = made["table"]
+    assert made["seat"] == 0 and made["token"] and t["status"] == "open"
+    assert t["rules"]["edition"] == "modern" and t["rules"]["players"] == 4 and t["invite_url"] == f"/table/{t['id']}"
+    assert [s["kind"] for s in t["seats"]] == ["human", "open", "computer", "computer"]
+    assert t["id"] in [x["id"] for x in client.get("/api/tables?status=open").json()["tables"]]
+    # bad creations
+    err(client.post("/api/tables", json={"name": "A", "seats": [{"kind": "human"}]}), 400, "bad_request")
+    err(client.post("/api/tables", json={"name": "A", "seats": [{"kind": "robot"}] * 3}), 400, "bad_request")
+    err(client.post("/api/tables", json={"name": "A", "seats": [{"kind": "human"}, {"kind": "computer", "agent": "oracle"}]}), 400, "bad_agent")
+    err(client.post("/api/tables", json={"name": "A", "seats": FOUR, "rules": {"edition": "deluxe"}}), 400, "bad_rules")
+    err(client.post("/api/tables", json={"name": "A", "seats": FOUR, "rules": {"players": 3}}), 400, "bad_rules")
+    err(client.post("/api/tables", json={"name": "A", "seats": FOUR, "preset": "nope"}), 400, "bad_rules")
+    err(client.post("/api/tables", json={"name": "  ", "seats": FOUR}), 400, "bad_name")
+    err(client.post("/api/tables", json={"name": "computer:x", "seats": FOUR}), 400, "bad_name")
+    err(client.post("/api/tables", json={"seats": FOUR}), 400, "bad_name")
+    err(client.post("/api/tables", json={"name": "A", "seats": FOUR, "seat": 2}), 400, "bad_request")
+    err(client.post("/api/tables", content=b"{not json", headers={"content-type": "application/json"}), 400, "bad_request")
+    err(client.post("/api/tables", content=b"x" * 20000, headers={"content-type": "application/json"}), 413, "too_large")
+    err(client.get("/api/tables/nope"), 404, "not_found")
+    # joining
+    err(client.post(f"/api/tables/{t['id']}/join", json={"name": "Bob", "seat": 0}), 409, "seat_taken")
+    err(client.post(f"/api/tables/{t['id']}/join", json={"name": "Bob", "seat": 9}), 400, "bad_request")
+    err(client.post(f"/api/tables/{t['id']}/join", json={"name": ""}), 400, "bad_name")
+    err(client.post("/api/tables/nope/join", json={"name": "Bob"}), 404, "not_found")
+    j = client.post(f"/api/tables/{t['id']}/join", json={"name": "Bob"})
+    assert j.status_code == 200 and j.json()["seat"] == 1 and j.json()["token"] != made["token"]
+    assert j.json()["table"]["status"] == "playing"
+    err(client.post(f"/api/tables/{t['id']}/join", json={"name": "Cid"}), 409, "not_open")
+    assert t["id"] in [x["id"] for x in client.get("/api/tables?status=playing").json()["tables"]]
+    err(client.get(f"/api/tables/{t['id']}/record"), 409, "game_not_over")
+    err(client.get(f"/api/tables/{t['id']}/replay"), 409, "game_not_over")
+    full = create(client, seats=[{"kind": "human"}, {"kind": "computer"}])
+    err(client.post(f"/api/tables/{full['table']['id']}/join", json={"name": "Bob"}), 409, "not_open")
+    spec = client.get("/openapi.json").json()
+    assert "/api/tables" in spec["paths"] and "/api/tables/{table_id}/join" in spec["paths"]
+
+
+def test_http_rate_limit(db_url: str) -> None:
+    with make_client(db_url, ip_rate=1, ip_burst=5) as c:
+        codes = [c.get("/api/health").status_code for _ in range(8)]
+        assert codes[:5] == [200] * 5 and codes[-1] == 429
+        r = c.get("/api/health")
+        err(r, 429, "rate_limited")
+        assert int(r.headers["Retry-After"]) >= 1
+
+
+# ----- WebSocket ------------------------------------------------------------------------------------------
+def test_every_bad_message_is_refused_and_connection_survives(client: TestClient) -> None:
+    made = create(client)
+    tid, tok0 = made["table"]["id"], made["token"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as s:
+        a = WS(s)
+        a.send(type="action", action={"action": "draw"})
+        assert a.error()["code"] == "hello_first"
+        a.send(type="hello", token="not-a-token")
+        assert a.error()["code"] == "bad_token"
+        w = a.hello(tok0)
+        assert w["seat"] == 0 and w["role"] == "player"
+        a.send(type="action", action={"action": "draw"}, id=1)
+        e = a.error()
+        assert e["code"] == "not_started" and e["id"] == 1
+        j = client.post(f"/api/tables/{tid}/join", json={"name": "Bob"}).json()
+        tok1 = j["token"]
+        st = a.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        table = hub.tables[tid]
+        # make sure a human is to move: wait for a state in which seat 0 or 1 must decide
+        with client.websocket_connect(f"/ws/tables/{tid}") as s1:
+            b = WS(s1)
+            b.hello(tok1)
+            st = a.until(lambda m: m["type"] == "state" and m["observation"]["to_move"] in (0, 1)) if st["observation"]["to_move"] not in (0, 1) else st
+            mover, other = (a, b) if st["observation"]["to_move"] == 0 else (b, a)
+            other_tok = tok1 if mover is a else tok0
+            version = table.version
+            bad: list[tuple[Any, str]] = [
+                ("this is not json", "bad_json"),
+                ("[1, 2]", "bad_json"),
+                (json.dumps({"type": "action", "action": {"action": "draw"}, "pad": "x" * 5000}), "too_large"),
+                (json.dumps({"type": "dance"}), "unknown_type"),
+                (json.dumps({"no": "type"}), "unknown_type"),
+                (json.dumps({"type": "action", "action": {"action": "fly"}}), "bad_message"),
+                (json.dumps({"type": "action", "action": {"action": "take", "row": "one"}}), "bad_message"),
+                (json.dumps({"type": "action", "action": "draw"}), "bad_message"),
+                (json.dumps({"type": "action", "action": {"action": "draw"}, "version": "x"}), "bad_message"),
+                (json.dumps({"type": "action", "action": {"action": "draw"}, "version": version + 5}), "stale"),
+                (json.dumps({"type": "action", "action": {"action": "draw"}, "token": other_tok}), "bad_token"),
+                (json.dumps({"type": "action", "action": {"action": "place", "row": 0}}), "illegal_action"),
+                (json.dumps({"type": "action", "action": {"action": "take", "row": 5}}), "illegal_action"),
+                (json.dumps({"type": "hint"}), "hints_disabled"),
+                (json.dumps({"type": "reclaim"}), "not_allowed"),
+                (json.dumps({"type": "rematch"}), "not_allowed"),
+                (json.dumps({"type": "hand_over", "seat": 2}), "not_allowed"),
+                (json.dumps({"type": "hand_over", "seat": 7}), "bad_message"),
+                (json.dumps({"type": "hand_over", "seat": 1 if mover is a else 0, "agent": "oracle"}), "bad_agent"),
+            ]
+            for text, code in bad:
+                mover.send_text(text)
+                e = mover.error()
+                assert e["code"] == code, (text, e)
+                if code == "illegal_action":
+                    assert e["rule"]
+                mover.ping()
+            other.send(type="action", action={"action": "draw"}, id="x")
+            e = other.error()
+            assert e["code"] == "not_your_turn" and e["id"] == "x"
+            other.ping()
+            assert table.version == version and table.status == "playing"
+            # a spectator cannot act
+            with client.websocket_connect(f"/ws/tables/{tid}") as s2:
+                c = WS(s2)
+                w = c.hello()
+                assert w["role"] == "spectator" and w["seat"] is None
+                c.send(type="action", action={"action": "draw"})
+                assert c.error()["code"] == "not_seated"
+                c.send(type="hand_over", seat=0)
+                assert c.error()["code"] == "not_seated"
+                c.ping()
+            # a good action from the mover is accepted and acknowledged
+            legal = mover.until(lambda m: m["type"] == "state" and m["version"] == version and m["legal"])["legal"]
+            mover.send(type="action", action=legal[0], version=version, id="go")
+            ack = mover.until(lambda m: m["type"] == "state" and m.get("id") == "go")
+            assert ack["version"] == version + 1 and ack["log"][-1]["action"] == legal[0]
+            other.until(lambda m: m["type"] == "state" and m["version"] == version + 1)
+            mover.send(type="sync", id="s")
+            full = mover.until(lambda m: m["type"] == "state" and m.get("id") == "s")
+            assert full["log_from"] == 0 and len(full["log"]) == full["version"]
+
+
+def test_unknown_table_socket_is_closed(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with client.websocket_connect("/ws/tables/nope") as s:
+        assert s.receive_json()["code"] == "not_found"
+        with pytest.raises(WebSocketDisconnect) as exc:
+            s.receive_json()
+        assert exc.value.code == 4404
+
+
+def test_ws_rate_limit(db_url: str) -> None:
+    with make_client(db_url, ws_rate=1, ws_burst=3) as c:
+        made = create(c)
+        with c.websocket_connect(f"/ws/tables/{made['table']['id']}") as s:
+            a = WS(s)
+            for i in range(6):
+                a.send(type="ping", id=i)
+            got = [a.recv() for _ in range(6)]
+            assert [m["type"] for m in got[:3]] == ["pong"] * 3
+            assert all(m["type"] == "error" and m["code"] == "rate_limited" for m in got[3:])
+
+
+def secret_pile(client: TestClient, tid: str) -> list[str]:
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    initial = hub.tables[tid].game.initial
+    return [CARD_NAMES[c] for c in reversed(initial.pile)]
+
+
+def leaks(msg: Any, pile: list[str], seed: int) -> list[str]:
+    """Ways a message could reveal the draw pile order (empty: none)."""
+    text = json.dumps(msg)
+    found = [k for k in ("pile_top_first", "shuffle_seed", '"setup"', '"draw_pile": [') if k in text]
+    if str(seed) in text:
+        found.append("seed")
+    windows = {tuple(pile[i:i + 6]) for i in range(len(pile) - 5)}
+    windows |= {tuple(reversed(w)) for w in windows}
+
+    def walk(x: Any) -> None:
+        if isinstance(x, list):
+            if len(x) >= 6 and all(isinstance(v, str) for v in x):
+                for i in range(len(x) - 5):
+                    if tuple(x[i:i + 6]) in windows:
+                        found.append(f"pile slice {x[i:i + 6]}")
+            for v in x:
+                walk(v)
+        elif isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+
+    walk(msg)
+    return found
+
+
+def test_full_game_result_record_replay_leaderboard_and_pile_secrecy(client: TestClient) -> None:
+    made = create(client, rules={"edition": "modern"})
+    tid = made["table"]["id"]
+    j = client.post(f"/api/tables/{tid}/join", json={"name": "Bob"}).json()
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    pile, seed = secret_pile(client, tid), hub.tables[tid].data.seed
+    assert len(pile) > 50
+    # the detector works: a message holding the pile is caught
+    assert leaks({"x": pile[3:12]}, pile, seed)
+    http_during = [client.get(f"/api/tables/{tid}").json(), client.get("/api/tables").json()]
+    rng = random.Random(5)
+    with client.websocket_connect(f"/ws/tables/{tid}") as s0, client.websocket_connect(f"/ws/tables/{tid}") as s1, \
+            client.websocket_connect(f"/ws/tables/{tid}") as s2:
+        a, b, spec = WS(s0, 0), WS(s1, 1), WS(s2)
+        a.hello(made["token"])
+        b.hello(j["token"])
+        spec.hello()
+        last = play({0: a, 1: b}, choose=lambda legal: rng.choice(legal))
+        assert last["status"] == "finished"
+        http_during.append(client.get(f"/api/tables/{tid}").json())
+        for w in (b, spec):
+            w.until(lambda m: m["type"] == "state" and m["status"] == "finished")
+        for w in (a, b, spec):
+            for m in w.seen:
+                if m["type"] == "state" and m["status"] == "finished":
+                    continue
+                assert not leaks(m, pile, seed), (m, leaks(m, pile, seed))
+        for m in http_during[:2]:
+            assert not leaks(m, pile, seed)
+        res = last["result"]
+        assert len(res["breakdowns"]) == 4 and sorted(res["ranks"])[0] == 1
+        for bd, score in zip(res["breakdowns"], res["scores"]):
+            assert bd["total"] == score == sum(bd["positive"].values()) + sum(bd["negative"].values()) + bd["plus2"]
+        # spectators saw seat null, players their own seat
+        assert all(m["observation"]["seat"] is None for m in spec.seen if m["type"] == "state")
+        assert all(m["observation"]["seat"] == 1 for m in b.seen if m["type"] == "state")
+        # nothing is accepted after the end
+        a.send(type="action", action={"action": "draw"})
+        assert a.error()["code"] == "game_over"
+    rec = client.get(f"/api/tables/{tid}/record")
+    assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
+    record = rec.json()
+    check = replay_record(record)
+    assert check.valid and check.finished and record["result"]["scores"] == res["scores"]
+    assert record["seats"][:2] == ["Ann", "Bob"] and record["setup"]["draw_pile"] == pile
+    rp = client.get(f"/api/tables/{tid}/replay").json()
+    assert len(rp["steps"]) == last["version"] + 1
+    assert rp["steps"][-1]["observation"]["decision"] == "over" and rp["steps"][0]["action"] is None
+    lb = client.get("/api/leaderboard").json()
+    assert lb["games"] == 1 and {p["name"] for p in lb["players"]} == {"Ann", "Bob"}
+    lbc = client.get("/api/leaderboard?computers=true").json()
+    assert {p["name"] for p in lbc["players"]} == {"Ann", "Bob", "computer:easy", "computer:greedy"}
+
+
+def test_reconnect_presence_hand_over_reclaim(client: TestClient) -> None:
+    made = create(client)
+    tid = made["table"]["id"]
+    j = client.post(f"/api/tables/{tid}/join", json={"name": "Bob"}).json()
+    with client.websocket_connect(f"/ws/tables/{tid}") as s0:
+        a = WS(s0, 0)
+        a.hello(made["token"])
+        with client.websocket_connect(f"/ws/tables/{tid}") as s1:
+            b = WS(s1, 1)
+            b.hello(j["token"])
+            a.until(lambda m: m["type"] == "seats" and m["seats"][1]["connected"])
+            play({0: a, 1: b}, stop_at=10)
+        # Bob left: the others see it
+        m = a.until(lambda m: m.get("seats") and not m["seats"][1]["connected"])
+        assert m["seats"][1]["away_seconds"] is not None
+        # Bob comes back with his token (reload): same seat, the game where it was
+        with client.websocket_connect(f"/ws/tables/{tid}") as s1:
+            b = WS(s1, 1)
+            w = b.hello(j["token"])
+            assert w["seat"] == 1 and w["table"]["version"] >= 10
+            a.until(lambda m: m.get("seats") and m["seats"][1]["connected"])
+            a.send(type="hand_over", seat=1)
+            assert a.error()["code"] == "not_allowed"  # Bob is connected
+        a.until(lambda m: m.get("seats") and not m["seats"][1]["connected"])
+        a.send(type="hand_over", seat=1, agent="greedy")
+        m = a.until(lambda m: m["type"] == "state" and m["seats"][1]["kind"] == "computer")
+        assert m["seats"][1]["handed_over"] and m["seats"][1]["name"] == "Bob"
+        # with seats 1..3 played by computers, Ann's moves are all that is needed
+        with client.websocket_connect(f"/ws/tables/{tid}") as s1:
+            b = WS(s1, 1)
+            b.hello(j["token"])
+            b.send(type="reclaim")
+            b.until(lambda m: m["type"] == "state" and m["seats"][1]["kind"] == "human")
+            a.send(type="hand_over", seat=1)
+            assert a.error()["code"] == "not_allowed"
+            b.send(type="hand_over", seat=1, agent="easy")  # own seat: any time
+            b.until(lambda m: m["type"] == "state" and m["seats"][1]["kind"] == "computer")
+        last = play({0: a})
+        assert last["status"] == "finished"
+
+
+def test_rematch(client: TestClient) -> None:
+    made = create(client, seats=[{"kind": "human"}, {"kind": "computer", "agent": "easy"}])
+    tid = made["table"]["id"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as s0:
+        a = WS(s0, 0)
+        a.hello(made["token"])
+        play({0: a})
+        a.send(type="rematch", id="r")
+        r = a.until(lambda m: m["type"] == "rematch")
+        assert r["id"] == "r" and r["seat"] == 0 and r["table_id"] != tid
+        a.send(type="rematch")
+        assert a.until(lambda m: m["type"] in ("rematch", "error"))["type"] == "error"  # seat already taken by Ann
+    t2 = client.get(f"/api/tables/{r['table_id']}").json()
+    assert t2["status"] == "playing" and t2["seats"][1]["agent"] == "easy"
+    assert client.get(f"/api/tables/{tid}").json()["rematch"] == r["table_id"]
+
+
+def test_hints(client: TestClient) -> None:
+    made = create(client, seats=[{"kind": "human"}, {"kind": "computer", "agent": "easy"}], hints=True)
+    tid = made["table"]["id"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as s0:
+        a = WS(s0, 0)
+        a.hello(made["token"])
+        m = a.until(lambda m: m["type"] == "state" and m["legal"])
+        a.send(type="hint", id="h")
+        reply = a.until(lambda m: m["type"] in ("hint", "error"))
+        if advisor() is None:
+            assert reply["code"] == "hints_unavailable"
+        else:
+            assert reply["type"] == "hint" and reply["action"] in m["legal"] and reply["id"] == "h"
+
+
+def test_restart_continues_from_the_database(db_url: str) -> None:
+    with make_client(db_url) as c:
+        made = create(c)
+        tid = made["table"]["id"]
+        j = c.post(f"/api/tables/{tid}/join", json={"name": "Bob"}).json()
+        with c.websocket_connect(f"/ws/tables/{tid}") as s0, c.websocket_connect(f"/ws/tables/{tid}") as s1:
+            a, b = WS(s0, 0), WS(s1, 1)
+            a.hello(made["token"])
+            b.hello(j["token"])
+            st = play({0: a, 1: b}, stop_at=20)
+        before = c.get(f"/api/tables/{tid}").json()["version"]
+        assert before >= st["version"]
+    with make_client(db_url) as c:
+        t = c.get(f"/api/tables/{tid}").json()
+        assert t["version"] == before and t["status"] == "playing"
+        with c.websocket_connect(f"/ws/tables/{tid}") as s0, c.websocket_connect(f"/ws/tables/{tid}") as s1:
+            a, b = WS(s0, 0), WS(s1, 1)
+            assert a.hello(made["token"])["seat"] == 0
+            b.hello(j["token"])
+            last = play({0: a, 1: b})
+        assert last["status"] == "finished"
+        assert replay_record(c.get(f"/api/tables/{tid}/record").json()).valid

@@ -22,7 +22,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400_000)
     parser.add_argument("--players", type=int, default=4, choices=range(2, 6))
-    parser.add_argument("--agents", default="random", help="one spec for every seat: random or greedy")
+    parser.add_argument(
+        "--agents", default="random", help="one spec for every seat: random or greedy"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -41,23 +43,39 @@ def main(argv: list[str] | None = None) -> int:
     results = {}
     for workers in (1, 2):
         t0 = time.perf_counter()
-        results[workers] = simulate_batch(rules, [args.agents], args.games, args.seed, workers=workers)
+        results[workers] = simulate_batch(
+            rules, [args.agents], args.games, args.seed, workers=workers
+        )
         seconds = time.perf_counter() - t0
-        rows.append({"workers": workers, "seconds": round(seconds, 3),
-                     "games_per_s": round(args.games / seconds)})
+        rows.append(
+            {
+                "workers": workers,
+                "seconds": round(seconds, 3),
+                "games_per_s": round(args.games / seconds),
+            }
+        )
     speedup = rows[0]["seconds"] / rows[1]["seconds"]
     report = {
-        "cpus": os.cpu_count(), "games": args.games, "players": args.players,
-        "agents": args.agents, "runs": rows, "speedup": round(speedup, 3),
-        "efficiency": round(speedup / 2, 3), "identical_results": results[1] == results[2],
+        "cpus": os.cpu_count(),
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        "games": args.games,
+        "players": args.players,
+        "agents": args.agents,
+        "runs": rows,
+        "speedup": round(speedup, 3),
+        "efficiency": round(speedup / 2, 3),
+        "identical_results": results[1] == results[2],
     }
     if args.json:
         print(json.dumps(report, indent=1))
     else:
         for r in rows:
             print(f"workers={r['workers']}: {r['seconds']} s, {r['games_per_s']:,} games/s")
-        print(f"speedup {speedup:.2f}x, efficiency {speedup / 2:.0%}, "
-              f"identical results: {report['identical_results']}")
+        print(
+            f"speedup {speedup:.2f}x, efficiency {speedup / 2:.0%}, "
+            f"identical results: {report['identical_results']}; "
+            f"load average after: {report['load_average_after']}"
+        )
     return 0 if report["identical_results"] else 1
 
 

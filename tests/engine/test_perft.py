@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from engine_helpers import run_plan, simple_step, stacked_state
 
 from coloretto.engine import Rules, new_game, perft
 from coloretto.engine import actions as A
-from engine_helpers import run_plan, simple_step, stacked_state
 
 
 def test_perft_by_hand_four_players() -> None:

@@ -10,13 +10,24 @@ import random
 from collections import Counter
 
 import pytest
+from engine_helpers import (
+    above_lr,
+    card_total,
+    drain_to,
+    draw,
+    full_deck,
+    run_plan,
+    simple_step,
+    stacked_state,
+    take,
+)
 
 from coloretto.engine import (
     ConfigurationError,
-    Setup,
     GameState,
     IllegalActionError,
     Rules,
+    Setup,
     card_code,
     new_game,
     preset,
@@ -25,18 +36,6 @@ from coloretto.engine import actions as A
 from coloretto.engine.cards import GOLDEN_JOKER, JOKER, LAST_ROUND, PLUS2
 from coloretto.engine.rules import BROWN_TABLE, VIOLET_TABLE
 from coloretto.engine.state import OVER, PLACE, TURN
-from engine_helpers import (
-    above_lr,
-    card_total,
-    draw,
-    drain_to,
-    full_deck,
-    run_plan,
-    simple_step,
-    stacked_setup,
-    stacked_state,
-    take,
-)
 
 G, Y, B = card_code("green"), card_code("yellow"), card_code("blue")
 

@@ -6,11 +6,11 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
+from engine_helpers import stacked_setup
 
 from coloretto.engine import ConfigurationError, GameState, Rules, Setup, deal, new_game
 from coloretto.engine.cards import GOLDEN_JOKER, JOKER, LAST_ROUND, PLUS2
 from coloretto.engine.setup import check_setup, pile_composition
-from engine_helpers import stacked_setup
 
 
 @pytest.mark.parametrize("edition", ["classic", "modern"])
@@ -111,7 +111,7 @@ def test_setup_check_rejects_wrong_piles() -> None:
     # A missing card.
     _bad(replace(good, draw_pile=tuple(pile[1:])), rules, "holds")
     # An extra card.
-    _bad(replace(good, draw_pile=tuple([PLUS2, *pile])), rules, "plus2")
+    _bad(replace(good, draw_pile=(PLUS2, *pile)), rules, "plus2")
     # A card of the starting colour too many (starting cards leave 8).
     start = good.starting_cards[0][0]  # type: ignore[index]
     swapped = pile[:]
@@ -123,8 +123,8 @@ def test_setup_check_rejects_wrong_piles() -> None:
     moved[i], moved[i + 1] = moved[i + 1], moved[i]
     _bad(replace(good, draw_pile=tuple(moved)), rules, "under it")
     _bad(replace(good, draw_pile=tuple(c for c in pile if c != LAST_ROUND)), rules, "Last Round")
-    _bad(replace(good, draw_pile=tuple([LAST_ROUND, *pile])), rules, "Last Round")
-    _bad(replace(good, draw_pile=tuple([11, *pile])), rules, "card code")
+    _bad(replace(good, draw_pile=(LAST_ROUND, *pile)), rules, "Last Round")
+    _bad(replace(good, draw_pile=(11, *pile)), rules, "card code")
     # A golden joker in a classic game.
     _bad(replace(good, draw_pile=tuple(GOLDEN_JOKER if c == JOKER else c for c in pile)), rules, "joker")
 

@@ -6,11 +6,11 @@ import pickle
 import random
 
 import pytest
+from engine_helpers import card_total, full_deck, run_plan, simple_step, stacked_state
 
 from coloretto.engine import GameState, IllegalActionError, Rules, new_game
 from coloretto.engine import actions as A
 from coloretto.engine.state import OVER, PLACE, TURN
-from engine_helpers import card_total, full_deck, run_plan, simple_step, stacked_state
 
 
 def test_copy_is_independent_and_equal() -> None:

@@ -18,16 +18,16 @@ import pytest
 
 pytest.importorskip("numba")
 
-from coloretto.engine.rules import Rules, preset  # noqa: E402
-from coloretto.engine.state import GameState, new_game  # noqa: E402
-from coloretto.fastcore import layout as L  # noqa: E402
-from coloretto.fastcore import (  # noqa: E402
+from coloretto.engine.rules import Rules, preset
+from coloretto.engine.state import GameState, new_game
+from coloretto.fastcore import (
     decode,
     encode,
     fast_apply,
     fast_legal_codes,
     fast_scores,
 )
+from coloretto.fastcore import layout as L
 
 # (id, preset name or None, players, overrides, games)
 CONFIGS: list[tuple[str, str | None, int, dict[str, Any], int]] = []
@@ -48,8 +48,13 @@ CONFIGS += [
     ("caps-123456-3p", "modern", 3, {"row_capacities": (1, 2, 3, 4, 5, 6)}, 80),
     # large rows empty the draw pile: rules.md §5.3 (leaving with nothing, game end)
     ("caps-6x6-5p", "classic", 5, {"row_capacities": (6, 6, 6, 6, 6, 6)}, 80),
-    ("caps-6x5-4p-modern-fod", "modern", 4,
-     {"row_capacities": (6, 6, 6, 6, 6), "extra_card": "first_out_draws"}, 80),
+    (
+        "caps-6x5-4p-modern-fod",
+        "modern",
+        4,
+        {"row_capacities": (6, 6, 6, 6, 6), "extra_card": "first_out_draws"},
+        80,
+    ),
     ("caps-66-2p", "classic", 2, {"row_capacities": (6, 6)}, 80),
     ("left-of-last-taker-4p", "classic", 4, {"next_round_starter": "left_of_last_taker"}, 80),
     ("left-of-last-taker-2p", "modern", 2, {"next_round_starter": "left_of_last_taker"}, 80),

@@ -9,17 +9,17 @@ import pytest
 
 pytest.importorskip("numba")
 
-from coloretto.agents.baseline import GreedyAgent, row_gain  # noqa: E402
-from coloretto.engine.errors import ConfigurationError  # noqa: E402
-from coloretto.engine.observation import observe  # noqa: E402
-from coloretto.engine.rules import Rules, preset  # noqa: E402
-from coloretto.engine.setup import Setup  # noqa: E402
-from coloretto.engine.state import GameState, new_game  # noqa: E402
-from coloretto.fastcore import decode, encode, fast_apply, rollout_scores, rules_template  # noqa: E402
-from coloretto.fastcore import kernels as K  # noqa: E402
-from coloretto.fastcore import layout as L  # noqa: E402
-from coloretto.fastcore.api import legal_options_greedy  # noqa: E402
-from coloretto.fastcore.batch import simulate_batch, supports  # noqa: E402
+from coloretto.agents.baseline import GreedyAgent, row_gain
+from coloretto.engine.errors import ConfigurationError
+from coloretto.engine.observation import observe
+from coloretto.engine.rules import Rules, preset
+from coloretto.engine.setup import Setup
+from coloretto.engine.state import GameState, new_game
+from coloretto.fastcore import decode, encode, fast_apply, rollout_scores, rules_template
+from coloretto.fastcore import kernels as K
+from coloretto.fastcore import layout as L
+from coloretto.fastcore.api import legal_options_greedy
+from coloretto.fastcore.batch import simulate_batch, supports
 
 
 def engine_greedy_options(state: GameState) -> list[int]:
@@ -50,8 +50,11 @@ def random_states(count: int) -> list[GameState]:
     rng = random.Random(11)
     states = []
     configs = [
-        preset("classic", 4), preset("modern", 2), preset("classic", 3, table="violet"),
-        preset("modern", 5, extra_card="triple_minus"), preset("classic", 4, joker_any_color=False),
+        preset("classic", 4),
+        preset("modern", 2),
+        preset("classic", 3, table="violet"),
+        preset("modern", 5, extra_card="triple_minus"),
+        preset("classic", 4, joker_any_color=False),
         preset("classic", 5, extra_card="single_three"),
     ]
     while len(states) < count:
@@ -165,7 +168,10 @@ def test_batch_simulator() -> None:
     two = simulate_batch(rules, ["random", "greedy", "random", "easy"], 60, 7, workers=2)
     assert one == two
     assert len(one) == 60 and all(len(r) == 4 for r in one)
-    assert simulate_batch(rules, ["random", "greedy", "random", "easy"], 10, 7, first_game=50) == one[50:]
+    assert (
+        simulate_batch(rules, ["random", "greedy", "random", "easy"], 10, 7, first_game=50)
+        == one[50:]
+    )
     assert simulate_batch(rules, ["random"], 60, 8) != simulate_batch(rules, ["random"], 60, 7)
     # greedy beats random on average (a sanity check of the policy wiring)
     mean = np.array(simulate_batch(rules, ["greedy", "random", "random", "random"], 400, 1)).mean(0)

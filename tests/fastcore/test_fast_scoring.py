@@ -9,11 +9,11 @@ import pytest
 
 pytest.importorskip("numba")
 
-from coloretto.engine.rules import Rules  # noqa: E402
-from coloretto.engine.scoring import collection_total, score_collection  # noqa: E402
-from coloretto.fastcore import layout as L  # noqa: E402
-from coloretto.fastcore import rules_template  # noqa: E402
-from coloretto.fastcore.api import counts_total  # noqa: E402
+from coloretto.engine.rules import Rules
+from coloretto.engine.scoring import collection_total, score_collection
+from coloretto.fastcore import layout as L
+from coloretto.fastcore import rules_template
+from coloretto.fastcore.api import counts_total
 
 EXTRAS = (None, "single_three", "triple_three", "first_out_draws", "triple_minus")
 

@@ -48,6 +48,7 @@ from typing import Callable, Sequence
 from ..engine import actions as A
 from ..engine.actions import Action
 from ..engine.observation import Observation
+from ..engine.rules import Rules
 from ..engine.state import OVER, PLACE, TURN, GameState
 from .base import Agent, Budget
 from .features import collection_value
@@ -98,25 +99,71 @@ def _greedy_code(s: GameState, codes: list[int], rng: random.Random) -> int:
     return best_c
 
 
-def engine_rollout(policy: str = "greedy") -> RolloutFn:
-    """A pure-engine rollout with ``policy`` ``"greedy"`` or ``"random"``.
+def _threshold_code(s: GameState, codes: list[int], rng: random.Random) -> int:
+    """The ``threshold`` rollout policy: like ``greedy`` but a row is taken only when its
+    gain reaches ``THRESHOLD_A * (1 - fill) + THRESHOLD_B`` points, ``fill`` being the filled
+    fraction of the open rows' capacity (or when drawing is illegal)."""
+    if s.phase == PLACE:
+        return _greedy_code(s, codes, rng)
+    seat = s.to_move
+    base = collection_value(s, seat)
+    rows = s.rows
+    best = -1
+    best_g = -1e9
+    for c in codes:
+        if c >= A.TAKE0:
+            g = collection_value(s, seat, rows[c - A.TAKE0]) - base
+            if g > best_g:
+                best, best_g = c, g
+    if codes[0] != A.DRAW:
+        return best
+    if best < 0:
+        return A.DRAW
+    filled = cap = 0
+    caps = s.caps
+    taker = s.row_taker
+    for r in range(s.nrows):
+        if taker[r] == -1:
+            filled += len(rows[r])
+            cap += caps[r]
+    if best_g >= THRESHOLD_A * (1.0 - filled / cap) + THRESHOLD_B:
+        return best
+    return A.DRAW
+
+
+THRESHOLD_A = 6.0
+THRESHOLD_B = 1.0
+ROLLOUT_POLICIES = ("hybrid", "threshold", "greedy", "random")
+"""Rollout policies: ``hybrid`` plays ``threshold`` to the end of the current round, then
+``greedy`` (in the fast core when available) to the end of the game."""
+
+
+def engine_rollout(policy: str = "threshold") -> RolloutFn:
+    """A pure-engine rollout with ``policy`` in ``ROLLOUT_POLICIES`` (``hybrid`` plays
+    ``threshold`` for the current round and ``greedy`` after it).
 
     Raises:
         ValueError: unknown policy.
     """
-    if policy not in ("greedy", "random"):
-        raise ValueError(f"unknown rollout policy {policy!r}; known: greedy, random")
-    greedy = policy == "greedy"
+    if policy not in ROLLOUT_POLICIES:
+        raise ValueError(f"unknown rollout policy {policy!r}; known: {', '.join(ROLLOUT_POLICIES)}")
 
     def rollout(s: GameState, rng: random.Random) -> list[int]:
+        pol = policy
+        rnd = s.round
+        game = s.game
         while s.phase != OVER:
+            if pol == "hybrid" and (s.round != rnd or s.game != game):
+                pol = "greedy"
             codes = s.legal_codes()
             if len(codes) == 1:
                 s.apply_code(codes[0])
-            elif greedy and (s.phase == TURN or s.phase == PLACE):
+            elif pol == "random" or not (s.phase == TURN or s.phase == PLACE):
+                s.apply_code(codes[rng.randrange(len(codes))])
+            elif pol == "greedy":
                 s.apply_code(_greedy_code(s, codes, rng))
             else:
-                s.apply_code(codes[rng.randrange(len(codes))])
+                s.apply_code(_threshold_code(s, codes, rng))
         return s.totals()
 
     return rollout
@@ -130,23 +177,44 @@ def _fast_rollout_fn() -> Callable[..., object] | None:
     return rollout_scores  # type: ignore[no-any-return]
 
 
+def _warmup_fast_core() -> None:
+    try:
+        from ..fastcore import warmup
+    except Exception:  # noqa: BLE001 - see _fast_rollout_fn
+        return
+    warmup()
+
+
 def fast_rollout_available() -> bool:
     """True when ``coloretto.fastcore.rollout_scores`` imports (the ``fast`` extra)."""
     return _fast_rollout_fn() is not None
 
 
-def fast_rollout(policy: str = "greedy") -> RolloutFn | None:
-    """A rollout through ``coloretto.fastcore.rollout_scores``, or ``None`` when unavailable.
-    Matches and ``choose_start`` decisions fall back to the engine rollout."""
+def fast_rollout(policy: str = "hybrid") -> RolloutFn | None:
+    """A rollout using ``coloretto.fastcore.rollout_scores``, or ``None`` when unavailable
+    or when the fast core lacks ``policy`` (``threshold``). ``hybrid`` plays the current
+    round in the engine (``threshold``) and the rest in the fast core (``greedy``). Matches
+    (a game that is not the last) and ``choose_start`` decisions use the engine rollout."""
     fn = _fast_rollout_fn()
-    if fn is None:
+    if fn is None or policy == "threshold":
         return None
-    fallback = engine_rollout(policy)
+    fallback = engine_rollout("greedy" if policy == "hybrid" else policy)
+    fast_policy = "greedy" if policy == "hybrid" else policy
 
     def rollout(s: GameState, rng: random.Random) -> list[int]:
+        if policy == "hybrid":
+            rnd = s.round
+            while s.phase != OVER and s.round == rnd:
+                codes = s.legal_codes()
+                if len(codes) == 1:
+                    s.apply_code(codes[0])
+                elif s.phase == TURN or s.phase == PLACE:
+                    s.apply_code(_threshold_code(s, codes, rng))
+                else:
+                    s.apply_code(codes[rng.randrange(len(codes))])
         if s.phase not in (TURN, PLACE) or s.game + 1 < s.rules.match_games:
             return fallback(s, rng)
-        scores = fn(s, rng.randrange(2**31), 1, policy)
+        scores = fn(s, rng.randrange(2**31), 1, fast_policy)
         row = scores[0]  # type: ignore[index]
         return [int(t) + int(v) for t, v in zip(s.match_totals, row)]
 
@@ -174,7 +242,7 @@ class SearchParams:
     margin_scale: float = 20.0
     prior_temp: float = 3.0
     prior_min_visits: int = 2
-    policy: str = "greedy"
+    policy: str = "hybrid"
     engine_only: bool = False
 
 
@@ -377,6 +445,12 @@ class MCTSAgent(Agent):
         self.params = p
         self.last: SearchResult | None = None
 
+    def reset(self, seat: int, rules: Rules) -> None:
+        """Start a game; loads the fast core's compiled code now (not during a decision)."""
+        super().reset(seat, rules)
+        if not self.params.engine_only and fast_rollout_available():
+            _warmup_fast_core()
+
     def _limits(self) -> tuple[int | None, float | None]:
         b = self.budget
         if b.iterations is None and b.seconds is None:
@@ -419,4 +493,5 @@ class OracleAgent(MCTSAgent):
         true = self._true
         if true is None:
             raise RuntimeError("the oracle needs peek(state) before each decision")
+        self._true = None  # one peek serves one decision
         return lambda rng: true.copy()

@@ -221,7 +221,11 @@ def check_setup(rules: Rules, setup: Setup) -> None:
             raise ConfigurationError("starting cards are chosen by the players, not given")
         if setup.draw_pile is not None:
             counts = Counter(setup.draw_pile)
-            short = [c for c in range(NUM_COLORS) if c not in setup.removed_colors and counts[c] == CARDS_PER_COLOR - 1]
+            short = [
+                c
+                for c in range(NUM_COLORS)
+                if c not in setup.removed_colors and counts[c] == CARDS_PER_COLOR - 1
+            ]
             need = rules.players * rules.starting_cards_each
             if len(short) != need:
                 raise ConfigurationError(

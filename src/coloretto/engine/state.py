@@ -342,7 +342,9 @@ class GameState:
 
         Raises:
             IllegalActionError: the action is not legal now; the message and ``rule`` say
-                which rule forbids it. The state is unchanged.
+                which rule forbids it. Also for a value that is no action at all (an
+                ``Action`` with an out-of-range row or colour, a code outside 0..19, a bool),
+                with ``rule`` ``"engine-protocol.md actions"``. The state is unchanged.
         """
         try:
             code = A.checked_code(action)

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import struct
 import time
-from typing import Final, Sequence
+from collections.abc import Sequence
+from typing import Final
 
 import numpy as np
 
@@ -61,7 +62,7 @@ class FastState:
         self.a = a
         self.like = like
 
-    def copy(self) -> "FastState":
+    def copy(self) -> FastState:
         """An independent copy (the array is copied; ``like`` is shared)."""
         return FastState(self.a.copy(), self.like)
 
@@ -144,8 +145,15 @@ def encode(state: GameState) -> FastState:
         head = _HEADS[state.rules] = rules_template(state.rules)[: L.ROW_LEN].tolist()
     cells = head[:]
     cells[L.PHASE : L.LAST_TAKER + 1] = (
-        state.phase, state.to_move, state.drawn, int(state.last_round), state.round,
-        state.game, state.active, state.takes, state.last_taker,
+        state.phase,
+        state.to_move,
+        state.drawn,
+        int(state.last_round),
+        state.round,
+        state.game,
+        state.active,
+        state.takes,
+        state.last_taker,
     )
     mask = _MASKS.get(state.in_play)
     if mask is None:
@@ -183,7 +191,7 @@ def encode(state: GameState) -> FastState:
     cells += removed
     cells += pad[: L.MAX_REMOVED - len(removed)]
     a = np.empty(L.SIZE, np.int32)
-    _PACK.pack_into(a, 0, *cells)
+    _PACK.pack_into(a, 0, *cells)  # type: ignore[arg-type]  # numpy arrays are buffers
     return FastState(a, state)
 
 
@@ -234,7 +242,8 @@ _cnt_buf = np.empty(10, np.int64)
 def fast_legal_codes(fs: FastState) -> list[int]:
     """Legal action codes of ``fs``, ascending (as ``GameState.legal_codes``)."""
     k = K.legal_codes(fs.a, _codes_buf)
-    return _codes_buf[:k].tolist()
+    codes: list[int] = _codes_buf[:k].tolist()
+    return codes
 
 
 def fast_apply(fs: FastState, code: int, check: bool = True) -> None:
@@ -343,9 +352,12 @@ def warmup() -> float:
     from .batch import _run_chunk
 
     _run_chunk(rules_template(Rules(players=4)), 1, 0, 1, np.zeros(4, np.int32), -1, -1)
-    tpl = rules_template(Rules(players=4))
+    tpl = rules_template(Rules(players=4)).copy()
     K.bench_random(tpl, np.uint64(1), 1)
-    K.greedy_options(fs.a, _codes_buf, K.legal_codes(fs.a, _codes_buf), np.empty(20, np.int32), _cnt_buf)
+    counts_total([1, 0, 0, 0, 0, 0, 0, 1, 0, 0], tpl)
+    K.greedy_options(
+        fs.a, _codes_buf, K.legal_codes(fs.a, _codes_buf), np.empty(20, np.int32), _cnt_buf
+    )
     _WARM["seconds"] = time.perf_counter() - t0
     return _WARM["seconds"]
 
@@ -355,11 +367,12 @@ def legal_options_greedy(fs: FastState) -> list[int]:
     k = K.legal_codes(fs.a, _codes_buf)
     opts = np.empty(20, np.int32)
     m = K.greedy_options(fs.a, _codes_buf, k, opts, _cnt_buf)
-    return opts[:m].tolist()
+    options: list[int] = opts[:m].tolist()
+    return options
 
 
 def counts_total(counts: Sequence[int], template: np.ndarray) -> int:
     """Optimal score of a 10-count collection under the rule cells of ``template`` (for
     tests and tools; ``template`` a fast state array, e.g. ``rules_template(rules)`` with
     its ``INPLAY`` mask set)."""
-    return int(K.counts_score(template, np.asarray(counts, np.int64)))
+    return int(K.counts_score(np.array(template, np.int32), np.asarray(counts, np.int64)))

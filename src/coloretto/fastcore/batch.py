@@ -11,8 +11,9 @@ with a different generator.
 from __future__ import annotations
 
 import multiprocessing
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Final, Sequence
+from typing import Final
 
 import numpy as np
 
@@ -26,7 +27,11 @@ from .api import rules_template
 
 __all__ = ["SUPPORTED_AGENTS", "simulate_batch", "supports"]
 
-SUPPORTED_AGENTS: Final = {"random": L.POLICY_RANDOM, "greedy": L.POLICY_GREEDY, "easy": L.POLICY_GREEDY}
+SUPPORTED_AGENTS: Final = {
+    "random": L.POLICY_RANDOM,
+    "greedy": L.POLICY_GREEDY,
+    "easy": L.POLICY_GREEDY,
+}
 """Agent specs the batch simulator plays itself: ``random`` (uniform over legal actions, as
 ``RandomAgent``) and ``greedy`` (same decision rule and uniform tie-breaks as
 ``GreedyAgent``; ``easy`` is greedy). Their random streams differ from the engine agents'."""
@@ -50,8 +55,16 @@ def _run_chunk(
     first_player: int,
 ) -> np.ndarray:
     out = np.empty((count, int(template[L.N])), np.int64)
+    # always a writable copy: a read-only array is another Numba type (another compilation)
     K.simulate_games(
-        template, np.uint64(seed & _MASK64), first_game, count, pol, removed_mask, first_player, out
+        template.copy(),
+        np.uint64(seed & _MASK64),
+        first_game,
+        count,
+        pol,
+        removed_mask,
+        first_player,
+        out,
     )
     return out
 
@@ -120,7 +133,9 @@ def simulate_batch(
     first = -1
     if first_player is not None:
         if type(first_player) is not int or not 0 <= first_player < n:
-            raise ConfigurationError(f"first player must be a seat 0..{n - 1}, not {first_player!r}")
+            raise ConfigurationError(
+                f"first player must be a seat 0..{n - 1}, not {first_player!r}"
+            )
         first = first_player
     template = rules_template(rules)
     pol = np.array([SUPPORTED_AGENTS[s] for s in specs], np.int32)
@@ -128,18 +143,28 @@ def simulate_batch(
         return []
     workers = min(workers, games)
     if workers == 1:
-        return _run_chunk(template, seed, first_game, games, pol, removed_mask, first).tolist()
+        scores: list[list[int]] = _run_chunk(
+            template, seed, first_game, games, pol, removed_mask, first
+        ).tolist()
+        return scores
     bounds = [games * w // workers for w in range(workers + 1)]
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
         futures = [
             pool.submit(
-                _run_chunk, template, seed, first_game + bounds[w], bounds[w + 1] - bounds[w],
-                pol, removed_mask, first,
+                _run_chunk,
+                template,
+                seed,
+                first_game + bounds[w],
+                bounds[w + 1] - bounds[w],
+                pol,
+                removed_mask,
+                first,
             )
             for w in range(workers)
         ]
         results = [f.result() for f in futures]
-    return np.concatenate(results).tolist()
+    merged: list[list[int]] = np.concatenate(results).tolist()
+    return merged
 
 
 def bga_removed(rules: Rules) -> list[int] | None:

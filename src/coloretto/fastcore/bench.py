@@ -40,7 +40,7 @@ def fast_playout_bench(players: int, games: int, seed: int) -> dict[str, Any]:
     if type(players) is not int or not 2 <= players <= 5:
         raise ValueError(f"players must be 2 to 5, got {players!r}")
     compile_seconds = warmup()
-    template = rules_template(Rules(players=players))
+    template = rules_template(Rules(players=players)).copy()
     K.bench_random(template, np.uint64(seed + 1), 10)  # touch the code path once more
     t0 = time.perf_counter()
     total = K.bench_random(template, np.uint64(seed & ((1 << 64) - 1)), games)

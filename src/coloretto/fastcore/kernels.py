@@ -1,3 +1,5 @@
+# mypy: disable-error-code="no-any-return, return-value"
+# (Numba kernels compute with numpy scalar types; their int annotations document intent.)
 """Numba-compiled transitions, scoring, policies, dealing and playouts of the fast core.
 
 Every function here works on a fast state: one flat ``int32`` array laid out as described in
@@ -186,8 +188,7 @@ def _eval(s: np.ndarray, cnt: np.ndarray, a: int, b: int, c: int) -> int:
             n += 1
         if c == k:
             n += 1
-        if n > 6:
-            n = 6
+        n = min(n, 6)
         v = s[TABLE + n]
         tot += v
         if v > t1:
@@ -231,8 +232,7 @@ def counts_score(s: np.ndarray, cnt: np.ndarray) -> int:
         for i in range(7):
             if (allowed >> i) & 1:
                 t = _eval(s, cnt, i, -1, -1)
-                if t > best:
-                    best = t
+                best = max(best, t)
         return best + plus
     if jokers == 2:
         for i in range(7):
@@ -240,8 +240,7 @@ def counts_score(s: np.ndarray, cnt: np.ndarray) -> int:
                 for j in range(i, 7):
                     if (allowed >> j) & 1:
                         t = _eval(s, cnt, i, j, -1)
-                        if t > best:
-                            best = t
+                        best = max(best, t)
         return best + plus
     if jokers == 3:
         for i in range(7):
@@ -251,8 +250,7 @@ def counts_score(s: np.ndarray, cnt: np.ndarray) -> int:
                         for k in range(j, 7):
                             if (allowed >> k) & 1:
                                 t = _eval(s, cnt, i, j, k)
-                                if t > best:
-                                    best = t
+                                best = max(best, t)
         return best + plus
     # more than 3 jokers (not in a real game): odometer over multisets of allowed colours
     colors = np.empty(7, np.int64)
@@ -269,8 +267,7 @@ def counts_score(s: np.ndarray, cnt: np.ndarray) -> int:
         for i in range(jokers):
             work[colors[idx[i]]] += 1
         t = _eval(s, work, -1, -1, -1)
-        if t > best:
-            best = t
+        best = max(best, t)
         p = jokers - 1
         while p >= 0 and idx[p] == m - 1:
             p -= 1
@@ -456,7 +453,9 @@ def apply_code(s: np.ndarray, code: int, cnt: np.ndarray) -> None:
 
 # ----- policies ------------------------------------------------------------------------------
 @njit(cache=True)
-def greedy_options(s: np.ndarray, codes: np.ndarray, k: int, out: np.ndarray, cnt: np.ndarray) -> int:
+def greedy_options(
+    s: np.ndarray, codes: np.ndarray, k: int, out: np.ndarray, cnt: np.ndarray
+) -> int:
     """The actions the engine's ``greedy`` agent (``agents.baseline.GreedyAgent``) chooses
     among uniformly, given the ``k`` legal ``codes``; written to ``out``, count returned.
 
@@ -507,7 +506,12 @@ def greedy_options(s: np.ndarray, codes: np.ndarray, k: int, out: np.ndarray, cn
 
 @njit(cache=True)
 def choose_action(
-    s: np.ndarray, policy: int, rng: np.ndarray, codes: np.ndarray, opts: np.ndarray, cnt: np.ndarray
+    s: np.ndarray,
+    policy: int,
+    rng: np.ndarray,
+    codes: np.ndarray,
+    opts: np.ndarray,
+    cnt: np.ndarray,
 ) -> int:
     """One decision of ``policy`` (0 random: uniform over the legal codes, which is the
     benchmark policy; 1 greedy); -1 when there is no decision to make."""
@@ -521,8 +525,14 @@ def choose_action(
 
 
 @njit(cache=True)
-def play_game(s: np.ndarray, pol: np.ndarray, rng: np.ndarray, codes: np.ndarray,
-              opts: np.ndarray, cnt: np.ndarray) -> None:
+def play_game(
+    s: np.ndarray,
+    pol: np.ndarray,
+    rng: np.ndarray,
+    codes: np.ndarray,
+    opts: np.ndarray,
+    cnt: np.ndarray,
+) -> None:
     """Play from a TURN/PLACE state to the end of the current game (``OVER`` or
     ``GAME_END``); seat p uses policy ``pol[p]``."""
     while True:
@@ -646,7 +656,7 @@ def deal(s: np.ndarray, rng: np.ndarray, removed_fixed: int, first_fixed: int) -
         t = cards[i]
         cards[i] = cards[j]
         cards[j] = t
-    depth = under if under < total else total
+    depth = min(total, under)
     p = 0
     for i in range(total + 1):
         if i == depth:
@@ -718,7 +728,6 @@ def bench_random(template: np.ndarray, seed: np.uint64, games: int) -> float:
         win = -(1 << 30)
         for p in range(players):
             v = seat_score(s, p, cnt)
-            if v > win:
-                win = v
+            win = max(win, v)
         total += win
     return total

@@ -36,6 +36,10 @@ export function logText(entry, seats) {
   return `${who}: ${JSON.stringify(a)}`;
 }
 
+function cardsOf(colour, n) {
+  return `${LABELS[colour] || colour}: ${n} card${n === 1 ? "" : "s"}`;
+}
+
 function ordinal(n) {
   return { 1: "1st", 2: "2nd", 3: "3rd" }[n] || `${n}th`;
 }
@@ -61,15 +65,15 @@ export function resultPanel(result, seats, mySeat, controls = []) {
     const pos = Object.fromEntries(Object.entries(b.positive || {}).map(([c, p]) => [c, p]));
     const jokers = Object.entries(b.jokers || {});
     body.append(h("tr", { class: (result.winners || []).includes(s) ? "winner" : "", "data-seat": s },
-      h("td", { class: "rank" }, ordinal(result.ranks[s]), (result.winners || []).includes(s) ? " \ud83c\udfc6" : ""),
+      h("td", { class: "rank" }, ordinal(result.ranks[s]), (result.winners || []).includes(s) ? [h("br", {}), h("span", { class: "badge winner" }, "\u2605 winner")] : ""),
       h("th", { scope: "row" }, seatLabel((seats || [])[s]), s === mySeat ? " (you)" : ""),
       h("td", { class: "total" }, String(result.scores[s])),
       h("td", {}, colourList(pos, true),
         Object.keys(pos).length ? h("div", { class: "small muted" },
-          Object.keys(pos).map((c) => `${LABELS[c] || c}: ${counts[c] || 0} cards`).join(", ")) : null),
+          Object.keys(pos).map((c) => cardsOf(c, counts[c] || 0)).join(", ")) : null),
       h("td", {}, colourList(b.negative, false),
         Object.keys(b.negative || {}).length ? h("div", { class: "small muted" },
-          Object.keys(b.negative).map((c) => `${LABELS[c] || c}: ${counts[c] || 0} cards`).join(", ")) : null),
+          Object.keys(b.negative).map((c) => cardsOf(c, counts[c] || 0)).join(", ")) : null),
       h("td", {}, jokers.length
         ? jokers.map(([c, n]) => h("span", { class: "bd-item" }, card("joker", { small: true }), ` \u2192 ${LABELS[c] || c}${n > 1 ? ` \u00d7${n}` : ""}`))
         : h("span", { class: "muted" }, "\u2014")),

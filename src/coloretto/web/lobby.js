@@ -1,6 +1,6 @@
 // The lobby (open tables to join, games to watch, finished games to replay), the
 // create-table form and the leaderboard.
-import { api, h, setChildren, toast, getName, setName, setToken, seatLabel } from "./api.js";
+import { api, h, setChildren, toast, getName, setName, getToken, setToken, seatLabel } from "./api.js";
 import { rulesSummary } from "./board.js";
 
 const REFRESH_MS = 4000;
@@ -44,13 +44,15 @@ function renderLists(el, live, done) {
     action);
   setChildren(el,
     h("section", { class: "panel" }, h("h2", {}, "Open tables"),
-      open.length ? h("ul", { class: "table-list" }, open.map((t) => item(t,
-        h("button", { type: "button", class: "primary", onclick: () => quickJoin(t) },
+      open.length ? h("ul", { class: "table-list" }, open.map((t) => item(t, getToken(t.id)
+        ? h("a", { class: "button", href: t.invite_url }, "Your table")
+        : h("button", { type: "button", class: "primary", onclick: () => quickJoin(t) },
           `Join (${t.seats.filter((s) => s.kind === "open").length} open)`))))
         : h("p", { class: "muted" }, "No table is waiting for players. Create one!")),
     h("section", { class: "panel" }, h("h2", {}, "Games in progress"),
       playing.length ? h("ul", { class: "table-list" }, playing.map((t) => item(t,
-        h("a", { class: "button", href: t.invite_url }, "Watch"))))
+        h("a", { class: "button" + (getToken(t.id) ? " primary" : ""), href: t.invite_url },
+          getToken(t.id) ? "Back to your seat" : "Watch"))))
         : h("p", { class: "muted" }, "No game is being played.")),
     h("section", { class: "panel" }, h("h2", {}, "Finished games"),
       done.length ? h("ul", { class: "table-list" }, done.map((t) => item(t,

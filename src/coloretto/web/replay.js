@@ -39,7 +39,7 @@ export async function replayView(root, tableId) {
   const toggle = () => {
     if (timer) { clearInterval(timer); timer = null; playBtn.textContent = "\u25b6 Play"; return; }
     if (i >= last) go(0);
-    playBtn.textContent = "\u23f8 Pause";
+    playBtn.textContent = "Pause";
     timer = setInterval(() => { if (i >= last) toggle(); else go(i + 1); }, 700);
   };
   slider.addEventListener("input", () => go(Number(slider.value)));
@@ -67,10 +67,10 @@ export async function replayView(root, tableId) {
       h("div", { class: "title-line" }, h("h1", {}, `Replay: ${data.table.title || `table ${tableId}`}`)),
       h("p", { class: "small muted" }, rulesSummary(data.table.rules, data.table))),
     h("div", { class: "replay-controls panel", role: "group", "aria-label": "Replay controls" },
-      h("button", { type: "button", onclick: () => go(0), title: "first (Home)" }, "\u23ee"),
+      h("button", { type: "button", onclick: () => go(0), title: "first (Home)" }, "\u00ab First"),
       h("button", { type: "button", onclick: () => go(i - 1), title: "previous (\u2190)", "data-testid": "prev" }, "\u25c0 Back"),
       h("button", { type: "button", onclick: () => go(i + 1), title: "next (\u2192)", "data-testid": "next" }, "Next \u25b6"),
-      h("button", { type: "button", onclick: () => go(last), title: "last (End)" }, "\u23ed"),
+      h("button", { type: "button", onclick: () => go(last), title: "last (End)" }, "Last \u00bb"),
       playBtn, slider, counter,
       h("button", { type: "button", onclick: () => copyText(link()) }, "Copy link to this move")),
     caption, board,

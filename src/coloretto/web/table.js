@@ -95,9 +95,10 @@ class TableView {
     this.root.replaceChildren(h("div", { id: "table-view", class: "table-view" },
       this.el.head, this.el.banner, this.el.join, this.el.result, this.el.status,
       h("div", { class: "layout" },
-        h("div", { class: "main-col" }, this.el.rows, this.el.hint, this.el.help),
+        h("div", { class: "main-col" }, this.el.rows, this.el.hint),
         h("div", { class: "side-col" }, this.el.players,
-          h("section", { class: "log-panel", "aria-label": "Game log" }, h("h2", {}, "Game log"), this.el.log))),
+          h("section", { class: "log-panel", "aria-label": "Game log" }, h("h2", {}, "Game log"), this.el.log),
+          this.el.help)),
       this.el.live));
     this.viewEl = this.root.querySelector("#table-view");
   }
@@ -106,7 +107,8 @@ class TableView {
     if (!this.viewEl) return;
     const focusKey = document.activeElement && this.viewEl.contains(document.activeElement)
       ? document.activeElement.dataset.key : null;
-    const mine = this.legal.length > 0 && !this.pending;
+    const blocked = this.pending || this.conn !== "open"; // no actions while offline
+    const mine = this.legal.length > 0 && !blocked;
     Object.assign(this.viewEl.dataset, {
       version: String(this.version), status: this.status, conn: this.conn,
       mySeat: this.mySeat === null ? "" : String(this.mySeat),
@@ -119,10 +121,10 @@ class TableView {
     this.renderJoin();
     if (this.obs) {
       setChildren(this.el.status, statusBar(this.obs, this.seats, this.mySeat, this.status));
-      setChildren(this.el.rows, this.status === "finished" ? null : rowsPanel(this.obs, this.seats, {
-        legal: this.legal, hint: this.hint, pending: this.pending,
+      setChildren(this.el.rows, rowsPanel(this.obs, this.seats, {
+        legal: this.legal, hint: this.hint, pending: blocked,
         onAction: this.mySeat !== null ? (a) => this.act(a) : null,
-      }), this.obs ? scoreLegend(this.obs.rules) : null);
+      }));
     } else {
       setChildren(this.el.status, statusBar(null, this.seats, this.mySeat, this.status));
       setChildren(this.el.rows);
@@ -131,10 +133,14 @@ class TableView {
     this.renderPlayers();
     this.renderResult();
     this.renderHelp();
-    if (focusKey) {
-      const b = this.viewEl.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
-      if (b && !b.disabled) b.focus();
+    let target = null;
+    if (focusKey) target = this.viewEl.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if ((!target || target.disabled) && (focusKey || lost) && mine) {
+      // keyboard players keep their place: the first action they may take gets the focus
+      target = this.viewEl.querySelector("button.action:enabled");
     }
+    if (target && !target.disabled && (focusKey || lost)) target.focus({ preventScroll: true });
   }
 
   renderHead() {
@@ -173,6 +179,14 @@ class TableView {
   }
 
   renderJoin() {
+    if (this.status === "open" && this.mySeat !== null) {
+      const taken = this.seats.filter((s) => s.kind !== "open").length;
+      this.joinForm = null;
+      setChildren(this.el.join, h("div", { class: "panel waiting", "data-testid": "waiting" },
+        h("b", {}, `Waiting for players: ${taken} of ${this.seats.length} seats taken.`),
+        " The game starts as soon as every seat is filled. Send the invite link above to your friends."));
+      return;
+    }
     const canJoin = this.mySeat === null && this.status === "open" && this.seats.some((s) => s.kind === "open");
     if (!canJoin) {
       if (this.joinForm) { this.joinForm = null; setChildren(this.el.join); }
@@ -264,7 +278,7 @@ class TableView {
   }
 
   renderHelp() {
-    setChildren(this.el.help, h("details", { class: "keys" },
+    setChildren(this.el.help, this.obs ? scoreLegend(this.obs.rules) : null, h("details", { class: "keys" },
       h("summary", {}, "Keyboard shortcuts"),
       h("ul", { class: "small" },
         h("li", {}, h("kbd", {}, "D"), " draw a card"),

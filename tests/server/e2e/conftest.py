@@ -14,16 +14,23 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
 
 CHROMIUM = os.environ.get("COLORETTO_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "e2e"
 
@@ -42,20 +49,34 @@ class WebServer:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
         self.args = [
-            sys.executable, "-m", "coloretto.cli.main", "serve", "--port", str(self.port),
-            "--database-url", str(db), "--computer-delay", "0", "--handover-after", "2",
-            "--log-level", "warning", "--no-access-log",
+            sys.executable,
+            "-m",
+            "coloretto.cli.main",
+            "serve",
+            "--port",
+            str(self.port),
+            "--database-url",
+            str(db),
+            "--computer-delay",
+            "0",
+            "--handover-after",
+            "2",
+            "--log-level",
+            "warning",
+            "--no-access-log",
         ]
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         """Start it and wait for ``/api/health`` (fails after 30 s with the server's log)."""
-        out = open(self.log, "ab")
-        self.proc = subprocess.Popen(self.args, stdout=out, stderr=subprocess.STDOUT)
+        with open(self.log, "ab") as out:  # the child keeps its own copy of the descriptor
+            self.proc = subprocess.Popen(self.args, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                pytest.fail(f"coloretto serve exited ({self.proc.returncode}): {self.log.read_text()[-2000:]}")
+                pytest.fail(
+                    f"coloretto serve exited ({self.proc.returncode}): {self.log.read_text()[-2000:]}"
+                )
             try:
                 if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
                     return
@@ -63,6 +84,12 @@ class WebServer:
                 pass
             time.sleep(0.1)  # polling a starting process: nothing to wait on
         pytest.fail(f"coloretto serve did not answer within 30 s: {self.log.read_text()[-2000:]}")
+
+    def kill9(self) -> None:
+        """SIGKILL it (a crash) and reap it."""
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait(timeout=10)
 
     def stop(self) -> None:
         """Terminate it (kill after 10 s)."""

@@ -4,10 +4,14 @@ Chromium, the page driven by clicks and key presses like a person would.
 1. A table with three computer players, played to the end by clicking the first enabled
    action (some by keyboard shortcut); the final breakdown is checked against the server.
 2. Two people (two browser contexts) and a computer at one table; one page is reloaded
-   mid-game and later closed (the other sees the seat disconnected and is offered the
-   hand-over) and reopened; the game goes on to the end.
+   mid-game and later closed (the other sees the seat disconnected and hands it to a
+   computer player) and reopened (the person takes the seat back); the game goes on to the
+   end.
 3. A phone-sized viewport: lobby, live table and final result without horizontal overflow.
-4. The replay of a finished game, stepped move by move, with a shareable link.
+4. The replay of a finished game, stepped move by move, with a shareable link; the
+   leaderboard.
+5. The server is killed (SIGKILL) mid-game and started again: the page reconnects by
+   itself and the game goes on from where it was.
 
 Screenshots go to test-artifacts/e2e/.
 """
@@ -62,18 +66,24 @@ def act(page: Any, keyboard: bool = False) -> int:
         page.keyboard.press(str(int(key.split("-")[1]) + 1))
     else:
         button.click()
-    page.wait_for_function("v => document.querySelector('#table-view').dataset.version !== v", arg=version)
+    page.wait_for_function(
+        "v => document.querySelector('#table-view').dataset.version !== v", arg=version
+    )
     return int(attr(page, "version"))
 
 
-def play_until(observer: Any, pages: dict[int, Any], stop: Any = None, keyboard_every: int = 0) -> int:
+def play_until(
+    observer: Any, pages: dict[int, Any], stop: Any = None, keyboard_every: int = 0
+) -> int:
     """Play the people's seats (``pages`` by seat) until the game ends or ``stop(version)`` is
     true. ``observer`` (one of the pages) tells whose turn it is. Returns the number of actions
     played through the pages."""
     done = 0
     newest = int(attr(observer, "version"))
     while True:
-        observer.wait_for_function("m => +document.querySelector('#table-view').dataset.version >= m", arg=newest)
+        observer.wait_for_function(
+            "m => +document.querySelector('#table-view').dataset.version >= m", arg=newest
+        )
         if attr(observer, "status") == "finished":
             return done
         version = int(attr(observer, "version"))
@@ -87,11 +97,15 @@ def play_until(observer: Any, pages: dict[int, Any], stop: Any = None, keyboard_
             if attr(page, "status") == "finished":
                 continue
             done += 1
-            newest = max(newest, act(page, keyboard=bool(keyboard_every) and done % keyboard_every == 0))
+            newest = max(
+                newest, act(page, keyboard=bool(keyboard_every) and done % keyboard_every == 0)
+            )
         else:  # a computer player: wait for its move
             observer.wait_for_function(
                 "v => { const d = document.querySelector('#table-view').dataset;"
-                " return d.version !== v || d.status === 'finished'; }", arg=str(version))
+                " return d.version !== v || d.status === 'finished'; }",
+                arg=str(version),
+            )
 
 
 def no_horizontal_overflow(page: Any) -> None:
@@ -135,8 +149,13 @@ def test_full_game_against_three_computers(web_server: Any, new_page: Any, artif
     page.goto(base + "/")
     page.wait_for_selector("#create-form")
     page.screenshot(path=str(artifacts / "1-lobby.png"), full_page=True)
-    table_id = create_table(page, base, "Ann", ["me", "computer:easy", "computer:medium", "computer:random"],
-                            edition='"modern"')
+    table_id = create_table(
+        page,
+        base,
+        "Ann",
+        ["me", "computer:easy", "computer:medium", "computer:random"],
+        edition='"modern"',
+    )
     assert attr(page, "my-seat") == "0"
     page.wait_for_selector(f"{VIEW}[data-status=playing]")
     # the first decision is taken with the keyboard, then every third one
@@ -150,13 +169,20 @@ def test_full_game_against_three_computers(web_server: Any, new_page: Any, artif
     assert attr(page, "status") == "finished"
     check_result(page, base, table_id)
     page.screenshot(path=str(artifacts / "1-final.png"), full_page=True)
+    # rematch: same rules and seats at a new table, Ann in her seat again, computers ready
+    page.click("[data-testid=rematch]")
+    page.wait_for_url(re.compile(r"/table/(?!" + table_id + r")[^/]+$"))
+    page.wait_for_selector(f"{VIEW}[data-conn=open][data-my-seat='0'][data-status=playing]")
+    assert "modern" in page.locator(".table-head").inner_text()
 
 
 # ----- 2. two people, reload and reconnect ----------------------------------------------------
 def test_two_people_with_reload(web_server: Any, new_page: Any, artifacts: Path) -> None:
     base = web_server.url
     ann = new_page()
-    table_id = create_table(ann, base, "Ann", ["me", "human", "computer:random"])
+    table_id = create_table(
+        ann, base, "Ann", ["me", "human", "computer:random"], starting_cards='"choose"'
+    )
     assert attr(ann, "status") == "open"
     invite = ann.input_value("#invite-url")
     assert invite == f"{base}/table/{table_id}"
@@ -169,6 +195,8 @@ def test_two_people_with_reload(web_server: Any, new_page: Any, artifacts: Path)
     for p in (ann, bob):
         p.wait_for_selector(f"{VIEW}[data-status=playing]")
     assert attr(bob, "my-seat") == "1"
+    # starting cards are chosen in turn: the colour buttons are the legal actions
+    ann.wait_for_selector(f"{VIEW}[data-decision=choose_start]")
 
     played = play_until(ann, {0: ann, 1: bob}, stop=lambda v: v >= 10)
     # reload Bob's page mid-game: the browser keeps the seat token, Bob is back in seat 1
@@ -183,10 +211,16 @@ def test_two_people_with_reload(web_server: Any, new_page: Any, artifacts: Path)
     ann.wait_for_selector(".player[data-seat='1'] [data-testid=disconnected]")
     ann.wait_for_selector(".player[data-seat='1'] [data-testid=hand-over]:enabled")
     ann.screenshot(path=str(artifacts / "2-disconnected.png"), full_page=True)
+    ann.click(".player[data-seat='1'] [data-testid=hand-over]")
+    ann.wait_for_selector(".player[data-seat='1'] .badge.computer")
+    # Bob comes back (same browser: the token is kept), finds a computer in his seat and
+    # takes it back
     bob = new_page(context=context)
     bob.goto(invite)
     bob.wait_for_selector(f"{VIEW}[data-conn=open][data-my-seat='1']")
-    ann.wait_for_selector(".player[data-seat='1'] [data-testid=disconnected]", state="detached")
+    bob.click("text=Take my seat back")
+    ann.wait_for_selector(".player[data-seat='1'] .badge.computer", state="detached")
+    assert ann.locator(".player[data-seat='1'] [data-testid=disconnected]").count() == 0
 
     played += play_until(ann, {0: ann, 1: bob})
     assert played >= 20
@@ -196,14 +230,27 @@ def test_two_people_with_reload(web_server: Any, new_page: Any, artifacts: Path)
     ann.screenshot(path=str(artifacts / "2-final-ann.png"), full_page=True)
     bob.screenshot(path=str(artifacts / "2-final-bob.png"), full_page=True)
 
+    # Ann asks for a rematch; Bob is offered it, joins his old seat, and the new game starts
+    ann.click("[data-testid=rematch]")
+    ann.wait_for_url(re.compile(r"/table/(?!" + table_id + r")[^/]+$"))
+    bob.click("text=Join the rematch")
+    bob.wait_for_url(ann.url)
+    for p, seat in ((ann, "0"), (bob, "1")):
+        p.wait_for_selector(f"{VIEW}[data-status=playing][data-my-seat='{seat}']")
+
 
 # ----- 3. phone-sized screen --------------------------------------------------------------------
 def computers_only_table(base: str) -> str:
     """A finished-soon table of four computer players, created through the HTTP API."""
-    r = httpx.post(f"{base}/api/tables", json={
-        "name": "Watcher", "seats": [{"kind": "computer", "agent": "random"} for _ in range(4)],
-        "title": "Computers only",
-    }, timeout=10)
+    r = httpx.post(
+        f"{base}/api/tables",
+        json={
+            "name": "Watcher",
+            "seats": [{"kind": "computer", "agent": "random"} for _ in range(4)],
+            "title": "Computers only",
+        },
+        timeout=10,
+    )
     assert r.status_code == 201, r.text
     return str(r.json()["table"]["id"])
 
@@ -213,7 +260,9 @@ def test_phone_screen(web_server: Any, new_page: Any, artifacts: Path) -> None:
     phone = new_page(390, 844)
     phone.goto(base + "/")
     phone.wait_for_selector("#create-form")
+    phone.click("details.options summary")  # every rule option visible
     no_horizontal_overflow(phone)
+    phone.screenshot(path=str(artifacts / "3-phone-lobby.png"), full_page=True)
     create_table(phone, base, "Pia", ["me", "computer:easy", "computer:medium", "computer:hard"])
     phone.wait_for_selector(f"{VIEW}[data-mine='1']")
     no_horizontal_overflow(phone)
@@ -265,3 +314,25 @@ def test_replay_and_leaderboard(web_server: Any, new_page: Any, artifacts: Path)
     page.check("#lb-computers")
     page.wait_for_selector("table.leaderboard >> text=Computer (random)")
     page.screenshot(path=str(artifacts / "4-leaderboard.png"), full_page=True)
+
+
+# ----- 5. server restart ------------------------------------------------------------------------
+def test_reconnects_after_server_restart(web_server: Any, new_page: Any, artifacts: Path) -> None:
+    base = web_server.url
+    page = new_page()
+    create_table(page, base, "Ann", ["me", "computer:random", "computer:random"])
+    play_until(page, {0: page}, stop=lambda v: v >= 8)
+    page.wait_for_selector(f"{VIEW}[data-mine='1']")
+    before = int(attr(page, "version"))
+    web_server.kill9()
+    page.wait_for_selector(f"{VIEW}[data-conn=reconnecting]")
+    assert "reconnecting" in page.locator(".conn-banner").inner_text()
+    page.screenshot(path=str(artifacts / "5-reconnecting.png"), full_page=False)
+    web_server.start()  # same port, same database
+    page.wait_for_selector(
+        f"{VIEW}[data-conn=open][data-my-seat='0'][data-mine='1']", timeout=30_000
+    )
+    assert int(attr(page, "version")) == before
+    assert page.locator(".conn-banner").is_hidden()
+    play_until(page, {0: page})
+    page.wait_for_selector("[data-testid=result]")

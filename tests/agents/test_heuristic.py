@@ -1,0 +1,74 @@
+"""The ``heuristic`` player: complete legal games everywhere, determinism, speed-free checks."""
+
+from __future__ import annotations
+
+import pytest
+
+from coloretto.agents import make_agent
+from coloretto.agents.heuristic import HeuristicAgent, heuristic_code, heuristic_scores
+from coloretto.arena.driver import play_out, start_game
+from coloretto.engine import actions as A
+from coloretto.engine import new_game, preset
+from coloretto.engine.rules import PRESET_PLAYERS, PRESETS, Rules
+
+CONFIGS = [(name, n) for name in PRESETS for n in range(PRESET_PLAYERS[name][0], PRESET_PLAYERS[name][1] + 1)]
+
+
+@pytest.mark.parametrize(("preset_name", "players"), CONFIGS)
+def test_plays_complete_games_for_every_preset(preset_name: str, players: int) -> None:
+    rules = preset(preset_name, players)
+    specs = ["heuristic"] * players
+    game = start_game(rules, 7, specs, preset_name=preset_name)
+    play_out(game, [make_agent("heuristic", s) for s in range(players)])  # raises on an illegal action
+    assert game.state.is_over()
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"table": "violet"},
+        {"edition": "modern", "extra_card": "first_out_draws"},
+        {"joker_any_color": False, "extra_card": "triple_minus"},
+        {"starting_cards": "choose"},
+    ],
+)
+def test_plays_variants(overrides: dict[str, object]) -> None:
+    rules = Rules(players=4, **overrides)  # type: ignore[arg-type]
+    game = start_game(rules, 3, ["heuristic"] * 4)
+    play_out(game, [make_agent("heuristic", s) for s in range(4)])
+    assert game.state.is_over()
+
+
+def test_scores_every_legal_action_and_picks_the_best() -> None:
+    st = new_game(Rules(players=4), 11)
+    for _ in range(9):
+        codes = st.legal_codes()
+        scores = heuristic_scores(st, st.to_move, codes)
+        assert set(scores) == set(codes)
+        code = heuristic_code(st, st.to_move, codes)
+        assert scores[code] == max(scores.values())
+        st.apply_code(code)
+
+
+def test_last_player_with_one_row_keeps_a_full_good_row() -> None:
+    """A full row (only taking is legal) is taken; a row of three of the seat's core colour
+    with room elsewhere is taken rather than risked."""
+    st = new_game(Rules(players=3), 5)
+    me = st.to_move
+    col = st.coll[me]
+    color = next(c for c in st.in_play if col[c])
+    # Three more cards of our colour in row 0 (full), rows 1 and 2 empty.
+    st.rows[0] = [color, color, color]
+    codes = st.legal_codes()
+    assert A.TAKE0 in codes
+    assert heuristic_code(st, me, codes) == A.TAKE0
+
+
+def test_agent_is_deterministic() -> None:
+    rules = Rules(players=4)
+    results = []
+    for _ in range(2):
+        game = start_game(rules, 21, ["h"] * 4)
+        play_out(game, [HeuristicAgent(seed=s) for s in range(4)])
+        results.append(game.to_record())
+    assert results[0] == results[1]

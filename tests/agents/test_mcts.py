@@ -1,0 +1,112 @@
+"""``mcts`` and ``oracle``: legal complete games, information hiding, determinism."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from coloretto.agents import Budget, make_agent
+from coloretto.agents.mcts import MCTSAgent, OracleAgent, SearchParams, engine_rollout, search
+from coloretto.arena.driver import play_out, start_game
+from coloretto.engine import LAST_ROUND, Rules, new_game, observe, preset
+from coloretto.engine.rules import PRESET_PLAYERS, PRESETS
+
+CONFIGS = [(name, n) for name in PRESETS for n in range(PRESET_PLAYERS[name][0], PRESET_PLAYERS[name][1] + 1)]
+TINY = Budget(iterations=6)
+
+
+@pytest.mark.parametrize(("preset_name", "players"), CONFIGS)
+def test_mcts_and_oracle_play_complete_games(preset_name: str, players: int) -> None:
+    rules = preset(preset_name, players)
+    specs = ["mcts", "oracle"] + ["heuristic"] * (players - 2)
+    game = start_game(rules, 5, specs, preset_name=preset_name)
+    budget = Budget(iterations=1) if rules.match_games > 1 else TINY  # a match is 4 games
+    agents = [make_agent(s, i, budget) for i, s in enumerate(specs)]
+    play_out(game, agents)  # raises on an illegal action
+    assert game.state.is_over()
+
+
+@pytest.mark.parametrize("overrides", [{"table": "violet", "edition": "modern"}, {"starting_cards": "choose"}])
+def test_mcts_plays_variants_engine_only(overrides: dict[str, object]) -> None:
+    rules = Rules(players=3, **overrides)  # type: ignore[arg-type]
+    game = start_game(rules, 2, ["mcts"] * 3)
+    play_out(game, [MCTSAgent(i, TINY, engine_only=True) for i in range(3)])
+    assert game.state.is_over()
+
+
+def _shuffled_pile_twin(state, rng):  # type: ignore[no-untyped-def]
+    """A copy of ``state`` whose hidden draw pile order differs (Last Round card kept in place)."""
+    twin = state.copy()
+    pile = twin.pile
+    depth = pile.index(LAST_ROUND)
+    below, above = pile[:depth], pile[depth + 1 :]
+    for part in (below, above):
+        original = part[:]
+        while part == original and len(set(part)) > 1:
+            rng.shuffle(part)
+    twin.pile = below + [LAST_ROUND] + above
+    return twin
+
+
+@pytest.mark.parametrize("engine_only", [True, False])
+def test_same_action_when_only_the_hidden_pile_order_differs(engine_only: bool) -> None:
+    state = new_game(Rules(players=4), 17)
+    rng = random.Random(0)
+    for _ in range(14):  # into the game, with cards in the rows
+        codes = state.legal_codes()
+        state.apply_code(codes[0] if rng.random() < 0.7 else codes[-1])
+    twin = _shuffled_pile_twin(state, rng)
+    assert twin.pile != state.pile
+    seat = state.to_move
+    legal = state.legal_actions()
+    assert len(legal) > 1
+    chosen = []
+    for st in (state, twin):
+        agent = MCTSAgent(seed=3, budget=Budget(iterations=120), engine_only=engine_only)
+        agent.reset(seat, st.rules)
+        chosen.append(agent.act(observe(st, seat), legal))
+        assert agent.last is not None
+        chosen.append(tuple(agent.last.visits))
+    assert chosen[0] == chosen[2]
+    assert chosen[1] == chosen[3]  # the whole search is the same, not only the answer
+
+
+def test_oracle_sees_the_true_pile() -> None:
+    """The oracle searches the peeked state: with a single possible future per action, its
+    statistics depend on the real order."""
+    state = new_game(Rules(players=3), 4)
+    while len(state.legal_codes()) < 2:
+        state.apply_code(state.legal_codes()[0])
+    seat = state.to_move
+    agent = OracleAgent(seed=1, budget=Budget(iterations=30))
+    agent.reset(seat, state.rules)
+    with pytest.raises(RuntimeError):
+        agent.act(observe(state, seat), state.legal_actions())
+    agent.peek(state)
+    action = agent.act(observe(state, seat), state.legal_actions())
+    assert action in state.legal_actions()
+
+
+def test_search_statistics_are_consistent() -> None:
+    state = new_game(Rules(players=4), 9)
+    obs = observe(state, state.to_move)
+    res = search(obs.sample_state, obs.seat, random.Random(1), 50, None, SearchParams(engine_only=True))
+    assert res.iterations == 50
+    assert sum(res.visits) == 50
+    assert res.codes == state.legal_codes()
+    assert all(0.0 <= w <= 1.0 for w in res.win)
+    assert res.best() in res.codes
+
+
+@pytest.mark.parametrize("policy", ["hybrid", "threshold", "greedy", "random"])
+def test_engine_rollouts_finish_the_game(policy: str) -> None:
+    state = new_game(Rules(players=5, edition="modern"), 8)
+    totals = engine_rollout(policy)(state, random.Random(2))
+    assert state.is_over()
+    assert totals == state.totals()
+
+
+def test_unknown_rollout_policy() -> None:
+    with pytest.raises(ValueError, match="rollout policy"):
+        engine_rollout("clever")

@@ -11,7 +11,11 @@ from coloretto.engine import actions as A
 from coloretto.engine import new_game, preset
 from coloretto.engine.rules import PRESET_PLAYERS, PRESETS, Rules
 
-CONFIGS = [(name, n) for name in PRESETS for n in range(PRESET_PLAYERS[name][0], PRESET_PLAYERS[name][1] + 1)]
+CONFIGS = [
+    (name, n)
+    for name in PRESETS
+    for n in range(PRESET_PLAYERS[name][0], PRESET_PLAYERS[name][1] + 1)
+]
 
 
 @pytest.mark.parametrize(("preset_name", "players"), CONFIGS)
@@ -19,7 +23,9 @@ def test_plays_complete_games_for_every_preset(preset_name: str, players: int) -
     rules = preset(preset_name, players)
     specs = ["heuristic"] * players
     game = start_game(rules, 7, specs, preset_name=preset_name)
-    play_out(game, [make_agent("heuristic", s) for s in range(players)])  # raises on an illegal action
+    play_out(
+        game, [make_agent("heuristic", s) for s in range(players)]
+    )  # raises on an illegal action
     assert game.state.is_over()
 
 

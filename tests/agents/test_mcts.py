@@ -12,7 +12,11 @@ from coloretto.arena.driver import play_out, start_game
 from coloretto.engine import LAST_ROUND, Rules, new_game, observe, preset
 from coloretto.engine.rules import PRESET_PLAYERS, PRESETS
 
-CONFIGS = [(name, n) for name in PRESETS for n in range(PRESET_PLAYERS[name][0], PRESET_PLAYERS[name][1] + 1)]
+CONFIGS = [
+    (name, n)
+    for name in PRESETS
+    for n in range(PRESET_PLAYERS[name][0], PRESET_PLAYERS[name][1] + 1)
+]
 TINY = Budget(iterations=6)
 
 
@@ -27,7 +31,9 @@ def test_mcts_and_oracle_play_complete_games(preset_name: str, players: int) -> 
     assert game.state.is_over()
 
 
-@pytest.mark.parametrize("overrides", [{"table": "violet", "edition": "modern"}, {"starting_cards": "choose"}])
+@pytest.mark.parametrize(
+    "overrides", [{"table": "violet", "edition": "modern"}, {"starting_cards": "choose"}]
+)
 def test_mcts_plays_variants_engine_only(overrides: dict[str, object]) -> None:
     rules = Rules(players=3, **overrides)  # type: ignore[arg-type]
     game = start_game(rules, 2, ["mcts"] * 3)
@@ -91,7 +97,9 @@ def test_oracle_sees_the_true_pile() -> None:
 def test_search_statistics_are_consistent() -> None:
     state = new_game(Rules(players=4), 9)
     obs = observe(state, state.to_move)
-    res = search(obs.sample_state, obs.seat, random.Random(1), 50, None, SearchParams(engine_only=True))
+    res = search(
+        obs.sample_state, obs.seat, random.Random(1), 50, None, SearchParams(engine_only=True)
+    )
     assert res.iterations == 50
     assert sum(res.visits) == 50
     assert res.codes == state.legal_codes()

@@ -356,6 +356,7 @@ def test_hints(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/tables/{tid}") as s0:
         a = WS(s0, 0)
         a.hello(made["token"])
+        a.send(type="sync")
         m = a.until(lambda m: m["type"] == "state" and m["legal"])
         a.send(type="hint", id="h")
         reply = a.until(lambda m: m["type"] in ("hint", "error"))
@@ -363,6 +364,8 @@ def test_hints(client: TestClient) -> None:
             assert reply["code"] == "hints_unavailable"
         else:
             assert reply["type"] == "hint" and reply["action"] in m["legal"] and reply["id"] == "h"
+            assert len(reply["options"]) == len(m["legal"]) and reply["explanation"]
+            assert {o["action"]["action"] for o in reply["options"]} == {x["action"] for x in m["legal"]}
 
 
 def test_restart_continues_from_the_database(db_url: str) -> None:

@@ -57,6 +57,7 @@ def play(wss: dict[int, WS], choose: Callable[[list[dict[str, Any]]], dict[str, 
     reaches ``stop_at`` actions). Returns the last state seen by the watcher."""
     watcher = watcher or next(iter(wss.values()))
     done = -1
+    watcher.send(type="sync")  # a full state now, whatever was read before
     while True:
         m = watcher.until(lambda m: is_state(m) and m["version"] > done and (
             m["status"] == "finished"

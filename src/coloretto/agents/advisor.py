@@ -16,15 +16,16 @@ an iteration budget the result is a function of (observation, seed, budget).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from ..engine.actions import Action
 from ..engine.observation import Observation
 from .base import Budget
 from .mcts import SearchParams, decision_rng, search
 
-__all__ = ["Advice", "DEFAULT_ADVICE_BUDGET", "advise"]
+__all__ = ["DEFAULT_ADVICE_BUDGET", "Advice", "advise"]
 
 DEFAULT_ADVICE_BUDGET = Budget(seconds=0.5)
 """Budget of ``advise`` when none is given."""
@@ -102,7 +103,13 @@ def advise(
         iters = max(iters, len(legal))
     rng = decision_rng(seed, observation)
     res = search(
-        observation.sample_state, observation.seat, rng, iters, secs, params or SearchParams(), min_root_visits=1 << 40
+        observation.sample_state,
+        observation.seat,
+        rng,
+        iters,
+        secs,
+        params or SearchParams(),
+        min_root_visits=1 << 40,
     )
     by_code = {c: j for j, c in enumerate(res.codes)}
     out: list[Advice] = []

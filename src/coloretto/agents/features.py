@@ -11,7 +11,7 @@ advisor.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..engine.cards import GOLDEN_JOKER, JOKER, LAST_ROUND, NUM_COLORS, PLUS2
 from ..engine.scoring import optimal_total
@@ -43,7 +43,9 @@ def collection_value(state: GameState, seat: int, extra: Sequence[int] = ()) -> 
         targets = in_play
     else:
         targets = tuple(c for c in in_play if counts[c]) or in_play
-    return optimal_total(tuple(counts), jokers, plus2, rules.score_table, rules.negative_factor, targets)
+    return optimal_total(
+        tuple(counts), jokers, plus2, rules.score_table, rules.negative_factor, targets
+    )
 
 
 def unseen_counts(state: GameState) -> list[int]:
@@ -76,7 +78,17 @@ class RowGains:
         total_unseen: their sum.
     """
 
-    __slots__ = ("state", "seats", "open_rows", "base", "gain", "unseen", "total_unseen", "_plus", "bonus")
+    __slots__ = (
+        "_plus",
+        "base",
+        "bonus",
+        "gain",
+        "open_rows",
+        "seats",
+        "state",
+        "total_unseen",
+        "unseen",
+    )
 
     def __init__(self, state: GameState, seats: Sequence[int]) -> None:
         self.state = state
@@ -91,7 +103,10 @@ class RowGains:
         self.bonus: dict[int, float] = {}
         rows = state.rows
         self.gain = {
-            s: {r: (collection_value(state, s, rows[r]) - self.base[s]) if rows[r] else 0 for r in self.open_rows}
+            s: {
+                r: (collection_value(state, s, rows[r]) - self.base[s]) if rows[r] else 0
+                for r in self.open_rows
+            }
             for s in self.seats
         }
 
@@ -113,6 +128,13 @@ class RowGains:
                 v = 0.0
             else:
                 st = self.state
-                v = sum(k * (collection_value(st, seat, [c]) - self.base[seat]) for c, k in enumerate(self.unseen) if k) / tot
+                v = (
+                    sum(
+                        k * (collection_value(st, seat, [c]) - self.base[seat])
+                        for c, k in enumerate(self.unseen)
+                        if k
+                    )
+                    / tot
+                )
             self.bonus[seat] = v
         return v

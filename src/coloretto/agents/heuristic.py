@@ -31,8 +31,8 @@ well under a millisecond (``benchmarks/mcts_speed.py`` prints decisions per seco
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..engine import actions as A
 from ..engine.actions import Action
@@ -66,9 +66,19 @@ class HeuristicParams:
 
 
 DEFAULT_PARAMS = HeuristicParams()
+VIOLET_PARAMS = HeuristicParams(opp_weight=0.5, risk_base=1.0)
+"""Weights under the violet table (values peak at 3 cards; rows go bad quickly, so the
+pessimistic settlement gets full weight)."""
 
 
-def _settle(gains: dict[int, dict[int, float]], rows: list[int], order: Sequence[int], nonempty: set[int]) -> dict[int, float]:
+def params_for(st: GameState) -> HeuristicParams:
+    """The tuned weights for the rules of ``st`` (violet table or not)."""
+    return VIOLET_PARAMS if st.rules.table == "violet" else DEFAULT_PARAMS
+
+
+def _settle(
+    gains: dict[int, dict[int, float]], rows: list[int], order: Sequence[int], nonempty: set[int]
+) -> dict[int, float]:
     """Each seat of ``order`` in turn takes its best remaining non-empty row; returns each
     seat's gain (0 when only empty rows are left for it)."""
     left = list(rows)
@@ -108,7 +118,11 @@ class _Judge:
         many = 1.0 if st.cards_left() > 20 and not st.last_round else 0.0
         self.jb = params.joker_bonus * many
         opp_share = len(self.opps) / max(1, len(self.open) - 1) if self.opps else 0.0
-        self.risk = min(1.0, (params.risk_base + params.risk_fill * fill) * min(1.0, opp_share)) if self.opps else 0.0
+        self.risk = (
+            min(1.0, (params.risk_base + params.risk_fill * fill) * min(1.0, opp_share))
+            if self.opps
+            else 0.0
+        )
         self.first_out = st.rules.extra_card == "first_out_draws" and st.takes == 0
         # Adjusted gains of the current rows.
         self.gains: dict[int, dict[int, float]] = {}
@@ -153,10 +167,10 @@ class _Judge:
 
     def place_value(self, card: int, r: int) -> float:
         """Value of putting ``card`` into row ``r`` (then play goes on)."""
-        gains = dict(self.gains)
         row = self.st.rows[r]
-        for s in gains:
-            g = dict(gains[s])
+        gains: dict[int, dict[int, float]] = {}
+        for s, current in self.gains.items():
+            g = dict(current)
             g[r] = self.rg.gain_plus(s, r, card) + self._extra(s, row + [card])
             gains[s] = g
         nonempty = {x for x in self.open if self.st.rows[x]}
@@ -176,9 +190,14 @@ class _Judge:
         return acc / tot - self.p.draw_margin
 
 
-def heuristic_scores(st: GameState, me: int, codes: Sequence[int], params: HeuristicParams = DEFAULT_PARAMS) -> dict[int, float]:
+def heuristic_scores(
+    st: GameState, me: int, codes: Sequence[int], params: HeuristicParams | None = None
+) -> dict[int, float]:
     """The heuristic's value (points, higher is better) of each legal action code of ``me``
-    in ``st`` (a turn or place decision; other decisions get 0 each)."""
+    in ``st`` (a turn or place decision; other decisions get 0 each). ``params``: default
+    ``params_for(st)``."""
+    if params is None:
+        params = params_for(st)
     if st.phase not in (TURN, PLACE) or len(codes) == 1:
         return {c: 0.0 for c in codes}
     j = _Judge(st, me, params)
@@ -198,7 +217,9 @@ def _choose_start(st: GameState, codes: Sequence[int]) -> int:
     return codes[min(range(len(codes)), key=lambda i: (held[i], codes[i]))]
 
 
-def heuristic_code(st: GameState, me: int, codes: Sequence[int], params: HeuristicParams = DEFAULT_PARAMS) -> int:
+def heuristic_code(
+    st: GameState, me: int, codes: Sequence[int], params: HeuristicParams | None = None
+) -> int:
     """The heuristic's action code for ``me`` among the legal ``codes`` of ``st``
     (deterministic: ties go to the lowest code)."""
     if len(codes) == 1:
@@ -220,9 +241,11 @@ class HeuristicAgent(Agent):
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, budget: Budget | None = None, params: HeuristicParams | None = None) -> None:
+    def __init__(
+        self, seed: int = 0, budget: Budget | None = None, params: HeuristicParams | None = None
+    ) -> None:
         super().__init__(seed, budget)
-        self.params = params or DEFAULT_PARAMS
+        self.params = params
 
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:

@@ -42,8 +42,8 @@ import json
 import math
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from ..engine import actions as A
 from ..engine.actions import Action
@@ -93,7 +93,11 @@ def _greedy_code(s: GameState, codes: list[int], rng: random.Random) -> int:
     best_d = -1e9
     for c in codes:
         row = rows[c - A.PLACE0]
-        d = collection_value(s, seat, row + [card]) - collection_value(s, seat, row) + rng.random() * 0.01
+        d = (
+            collection_value(s, seat, row + [card])
+            - collection_value(s, seat, row)
+            + rng.random() * 0.01
+        )
         if d > best_d:
             best_c, best_d = c, d
     return best_c
@@ -174,7 +178,7 @@ def _fast_rollout_fn() -> Callable[..., object] | None:
         from ..fastcore import rollout_scores
     except Exception:  # noqa: BLE001 - any failure (no numba, broken build) means "not available"
         return None
-    return rollout_scores  # type: ignore[no-any-return]
+    return rollout_scores
 
 
 def _warmup_fast_core() -> None:
@@ -247,7 +251,7 @@ class SearchParams:
 
 
 class _Node:
-    __slots__ = ("seat", "codes", "n", "w", "kids", "total", "prior", "win", "margin")
+    __slots__ = ("codes", "kids", "margin", "n", "prior", "seat", "total", "w", "win")
 
     def __init__(self, seat: int, codes: list[int]) -> None:
         self.seat = seat
@@ -390,7 +394,7 @@ def search(
             win = (1.0 / nwin) if tp == best else 0.0
             margin = tp - other
             sq_m = 0.5 + margin / scale
-            sq_m = 0.0 if sq_m < 0.0 else (1.0 if sq_m > 1.0 else sq_m)
+            sq_m = 0.0 if sq_m < 0.0 else (min(sq_m, 1.0))
             node_.n[i] += 1
             node_.total += 1
             node_.w[i] += (1.0 - mw) * win + mw * sq_m
@@ -481,7 +485,13 @@ class OracleAgent(MCTSAgent):
     name = "oracle"
     needs_true_state = True
 
-    def __init__(self, seed: int = 0, budget: Budget | None = None, params: SearchParams | None = None, engine_only: bool = False) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: Budget | None = None,
+        params: SearchParams | None = None,
+        engine_only: bool = False,
+    ) -> None:
         super().__init__(seed, budget, params, engine_only)
         self._true: GameState | None = None
 

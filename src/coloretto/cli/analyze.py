@@ -55,7 +55,9 @@ def register(subparsers: Any) -> None:
         default=DEFAULT_BUDGET,
         help=f"advisor budget per decision: seconds ('0.2s', '500ms') or iterations ('300'); default {DEFAULT_BUDGET}",
     )
-    p.add_argument("--top", type=int, default=3, metavar="N", help="decisions listed per seat (default 3)")
+    p.add_argument(
+        "--top", type=int, default=3, metavar="N", help="decisions listed per seat (default 3)"
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the advisor's sampling (default 0)")
     p.set_defaults(func=run)
 
@@ -198,7 +200,9 @@ def run(args: argparse.Namespace) -> int:
             continue
         table = Table(box=None, pad_edge=False)
         for col in ("action", "round", "chosen", "win%", "best", "win%", "loss"):
-            table.add_column(col, justify="right" if col in ("action", "round", "win%", "loss") else "left")
+            table.add_column(
+                col, justify="right" if col in ("action", "round", "win%", "loss") else "left"
+            )
         for d in s["worst"]:
             table.add_row(
                 str(d["action_index"]),

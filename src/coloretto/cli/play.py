@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import importlib.util
-import json
 import secrets
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,7 @@ from ..engine.rules import (
 from ..engine.state import hash_seed, new_game
 from ..tui.session import TerminalGame, pending_draw_of
 from .main import UsageError
+from .replay import read_record_file
 
 RULE_OPTIONS = (
     "players",
@@ -172,19 +172,6 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _read_json(path: str) -> Any:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{path} is not a text (UTF-8) file") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{path} is not JSON: {exc}") from None
-
-
 def _opponent_specs(text: str | None, human_seats: list[int], n: int) -> list[str | None]:
     others = [s for s in range(n) if s not in human_seats]
     names = [x.strip() for x in (text or default_opponent()).split(",")]
@@ -248,7 +235,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"--resume continues the saved game's rules and deal; do not give {', '.join(given)}"
             )
-        record = _read_json(args.resume)
+        record = read_record_file(args.resume)
         try:
             game = load_game(record)
         except ColorettoError as exc:

@@ -508,18 +508,13 @@ def advisor() -> Any:
 
 
 def _hint_fields(result: Any) -> dict[str, Any]:
-    """``{"action", "explanation"}`` from whatever the advisor returned (an ``Action``, an
-    object with ``action``/``explanation``, or a dict)."""
+    """``{"action", "explanation", "options"}`` from the advisor's answer: a list of
+    ``Advice`` (best first; ``coloretto.agents.advisor``), or a single ``Action``."""
     if isinstance(result, Action):
-        return {"action": result.to_json(), "explanation": str(result)}
-    if isinstance(result, dict):
-        action = result.get("action")
-        expl = result.get("explanation") or result.get("reason") or ""
-    else:
-        action = getattr(result, "action", None)
-        expl = getattr(result, "explanation", None) or getattr(result, "reason", None) or ""
-        if hasattr(result, "to_json") and action is None:
-            return {"action": None, "explanation": str(result), **result.to_json()}
-    if isinstance(action, Action):
-        action = action.to_json()
-    return {"action": action, "explanation": str(expl)}
+        return {"action": result.to_json(), "explanation": str(result), "options": []}
+    options = [a.to_json() for a in result]
+    if not options:
+        raise Problem("hints_unavailable", "the advisor gave no advice")
+    best = options[0]
+    expl = f"{best['text']}: chance to win {best['win_prob']:.0%}, expected margin {best['margin']:+.1f} points"
+    return {"action": best["action"], "explanation": expl, "options": options}

@@ -59,7 +59,7 @@ export function statusBar(obs, seats, mySeat, status) {
   const mine = obs && status === "playing" && mySeat !== null && obs.to_move === mySeat && obs.decision !== "over";
   return h("section", { class: "statusbar" + (mine ? " my-turn" : ""), "aria-label": "Game status" },
     obs ? h("span", { class: "stat" }, h("span", { class: "stat-label" }, "Round "), h("b", {}, String(obs.round))) : null,
-    obs ? h("span", { class: "stat", title: "cards left in the draw pile (Last Round card not counted)" },
+    obs && obs.decision !== "choose_start" ? h("span", { class: "stat", title: "cards left in the draw pile (Last Round card not counted)" },
       h("span", { class: "stat-label" }, "Cards left "), h("b", { "data-testid": "cards-left" }, String(obs.draw_pile))) : null,
     obs && obs.last_round ? h("span", { class: "last-round", role: "alert" }, "\u26a0 Last round! The Last Round card has been drawn.") : null,
     h("span", { class: "turn", "aria-live": "polite", "data-testid": "turn" }, turnText(obs, seats, mySeat, status)));

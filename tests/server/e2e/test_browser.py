@@ -197,6 +197,7 @@ def test_two_people_with_reload(web_server: Any, new_page: Any, artifacts: Path)
     assert attr(bob, "my-seat") == "1"
     # starting cards are chosen in turn: the colour buttons are the legal actions
     ann.wait_for_selector(f"{VIEW}[data-decision=choose_start]")
+    ann.screenshot(path=str(artifacts / "2-choose-start.png"), full_page=False)
 
     played = play_until(ann, {0: ann, 1: bob}, stop=lambda v: v >= 10)
     # reload Bob's page mid-game: the browser keeps the seat token, Bob is back in seat 1

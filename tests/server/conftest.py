@@ -127,8 +127,8 @@ def free_port() -> int:
 class ServerProcess:
     """A ``coloretto serve`` subprocess on a free port."""
 
-    def __init__(self, db_url: str, log_path: Path, *extra: str) -> None:
-        self.port = free_port()
+    def __init__(self, db_url: str, log_path: Path, *extra: str, port: int | None = None) -> None:
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
         self.log_path = log_path
@@ -172,11 +172,11 @@ class ServerProcess:
 
 @pytest.fixture
 def server_factory(tmp_path: Path) -> Iterator[Any]:
-    """``make(db_url, *flags) -> ServerProcess`` (not started); all are stopped at the end."""
+    """``make(db_url, *flags, port=None) -> ServerProcess`` (not started); all are stopped at the end."""
     made: list[ServerProcess] = []
 
-    def make(db: str, *extra: str) -> ServerProcess:
-        s = ServerProcess(db, tmp_path / f"server{len(made)}.log", *extra)
+    def make(db: str, *extra: str, port: int | None = None) -> ServerProcess:
+        s = ServerProcess(db, tmp_path / f"server{len(made)}.log", *extra, port=port)
         made.append(s)
         return s
 

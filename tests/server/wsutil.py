@@ -69,8 +69,12 @@ def play(wss: dict[int, WS], choose: Callable[[list[dict[str, Any]]], dict[str, 
         seat = m["observation"]["to_move"]
         mover = wss[seat]
         v = m["version"]
-        mine = mover if mover is watcher else None
-        st = m if mine else mover.until(lambda x: is_state(x) and x["version"] == v and x["legal"])
+        if mover is watcher:
+            st = m
+        else:  # ask for the current state (an earlier copy may have been read already)
+            mover.send(type="sync", id=f"sync{v}")
+            st = mover.until(lambda x: is_state(x) and x.get("id") == f"sync{v}")
+            assert st["version"] == v
         assert st["legal"], st
         mover.send(type="action", action=choose(st["legal"]), version=v, id=v)
         done = v

@@ -37,11 +37,29 @@ def redact(state: GameState) -> GameState:
     setups: list[Setup | None] = [None] * len(state.setups)
     current = state.setups[state.game]
     if current is not None:
-        setups[state.game] = replace(current, draw_pile=None, shuffle_seed=None)
+        setups[state.game] = _public_setup(current)
     for g in range(state.game):
         setups[g] = state.setups[g]
     red.setups = setups
     return red
+
+
+_PUBLIC_SETUPS: dict[int, tuple[Setup, Setup]] = {}
+_PUBLIC_SETUPS_MAX = 4096
+
+
+def _public_setup(setup: Setup) -> Setup:
+    """``setup`` without its draw pile and shuffle seed (memoised: redaction is on the hot
+    path of every agent decision). The cache holds the setup itself, so its id stays unique
+    while cached."""
+    hit = _PUBLIC_SETUPS.get(id(setup))
+    if hit is not None and hit[0] is setup:
+        return hit[1]
+    if len(_PUBLIC_SETUPS) >= _PUBLIC_SETUPS_MAX:
+        _PUBLIC_SETUPS.clear()
+    public = replace(setup, draw_pile=None, shuffle_seed=None)
+    _PUBLIC_SETUPS[id(setup)] = (setup, public)
+    return public
 
 
 class Observation:

@@ -134,7 +134,8 @@ class ServerProcess:
         self.log_path = log_path
         self.args = [sys.executable, "-m", "coloretto.cli.main", "serve", "--port", str(self.port),
                      "--database-url", db_url, "--computer-delay", "0", "--handover-after", "0",
-                     "--log-level", "warning", *extra]
+                     "--log-level", "warning", "--ws-rate", "1000", "--ws-burst", "1000",
+                     "--ip-rate", "1000", "--ip-burst", "1000", *extra]
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> "ServerProcess":

@@ -74,6 +74,8 @@ def play(wss: dict[int, WS], choose: Callable[[list[dict[str, Any]]], dict[str, 
         else:  # ask for the current state (an earlier copy may have been read already)
             mover.send(type="sync", id=f"sync{v}")
             st = mover.until(lambda x: is_state(x) and x.get("id") == f"sync{v}")
+            if st["version"] < v:  # the mover's server process has not heard of it yet
+                st = mover.until(lambda x: is_state(x) and x["version"] >= v)
             assert st["version"] == v
         assert st["legal"], st
         mover.send(type="action", action=choose(st["legal"]), version=v, id=v)

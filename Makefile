@@ -23,4 +23,4 @@ serve: install
 	$(BIN)/coloretto serve
 
 test: install-test
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	COLORETTO_NO_SKIPS=1 COLORETTO_REQUIRE_BROWSER=1 $(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -3,4 +3,4 @@
 from .base import Agent, Budget
 from .registry import AGENT_NAMES, make_agent
 
-__all__ = ["Agent", "Budget", "AGENT_NAMES", "make_agent"]
+__all__ = ["AGENT_NAMES", "Agent", "Budget", "make_agent"]

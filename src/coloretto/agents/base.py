@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Sequence
+from typing import ClassVar
 
 from ..engine.actions import Action
 from ..engine.observation import Observation
@@ -30,7 +31,7 @@ class Budget:
     seconds: float | None = None
 
     @classmethod
-    def parse(cls, text: str | None) -> "Budget":
+    def parse(cls, text: str | None) -> Budget:
         """Parse ``"0.5s"``, ``"500ms"``, ``"2000"`` / ``"2000it"`` (iterations) or ``None``.
 
         Raises:
@@ -44,8 +45,7 @@ class Budget:
                 return cls(seconds=float(t[:-2]) / 1000.0)
             if t.endswith("s"):
                 return cls(seconds=float(t[:-1]))
-            if t.endswith("it"):
-                t = t[:-2]
+            t = t.removesuffix("it")
             value = int(t)
         except ValueError:
             raise ValueError(f"budget {text!r}: use seconds ('0.5s', '500ms') or iterations ('2000')") from None

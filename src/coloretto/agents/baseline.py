@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..engine.actions import Action
 from ..engine.observation import Observation
@@ -62,9 +62,8 @@ class GreedyAgent(Agent):
             return draw[0]
         return legal[self.rng.randrange(len(legal))]
 
-    def _best(self, legal: Sequence[Action], value: object) -> Action:
-        fn = value  # type: ignore[assignment]
-        scored = [(fn(a), a) for a in legal]  # type: ignore[operator]
+    def _best(self, legal: Sequence[Action], value: Callable[[Action], int]) -> Action:
+        scored = [(value(a), a) for a in legal]
         top = max(v for v, _ in scored)
         choices = [a for v, a in scored if v == top]
         return choices[self.rng.randrange(len(choices))]

@@ -6,7 +6,7 @@ observation and the legal actions, until the game is over, recording every actio
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..agents.base import Agent
 from ..engine.actions import Action

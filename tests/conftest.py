@@ -1,0 +1,34 @@
+"""Suite-wide settings.
+
+With ``COLORETTO_NO_SKIPS=1`` (set by ``make test``, and so in CI) a skipped test counts as a
+failure: a green run then means every test really ran. Skips stay available for people
+running single files on machines without, say, a browser or a C compiler.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Generator
+from typing import Any
+
+import pytest
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: Any) -> Generator[None, Any, None]:
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and os.environ.get("COLORETTO_NO_SKIPS") == "1" and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped, but COLORETTO_NO_SKIPS=1 forbids skips: {reason}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, None]:
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and os.environ.get("COLORETTO_NO_SKIPS") == "1":
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"module skipped, but COLORETTO_NO_SKIPS=1 forbids skips: {reason}"

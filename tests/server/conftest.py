@@ -16,8 +16,9 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -138,7 +139,7 @@ class ServerProcess:
                      "--ip-rate", "1000", "--ip-burst", "1000", *extra]
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> "ServerProcess":
+    def start(self) -> ServerProcess:
         """Start and wait until ``/api/health`` answers (fails after 30 s)."""
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(self.args, stdout=log, stderr=subprocess.STDOUT)

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from wsutil import WS, play
 
 from coloretto.engine import replay as replay_record
 from coloretto.engine.cards import CARD_NAMES
 from coloretto.server.app import advisor, create_app
 from coloretto.server.config import Settings
-
-from wsutil import WS, play
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -10,13 +10,12 @@ from typing import Any
 
 import httpx
 import pytest
+from test_processes import SyncSession
+from wsutil import WS
 
 from coloretto.cli.connect import parse_table_url
 from coloretto.cli.main import UsageError, main
 from coloretto.engine import replay as replay_record
-
-from test_processes import SyncSession
-from wsutil import WS
 
 pytestmark = pytest.mark.timeout(120)
 BOT = Path(__file__).with_name("first_legal_bot.py")

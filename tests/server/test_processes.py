@@ -10,10 +10,9 @@ from typing import Any
 import httpx
 import pytest
 from websockets.sync.client import connect
+from wsutil import WS, play
 
 from coloretto.engine import replay as replay_record
-
-from wsutil import WS, play
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -10,9 +10,10 @@ import asyncio
 import importlib
 import json
 import logging
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Literal
+from typing import Any, Literal
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -123,9 +124,9 @@ class LimitsMiddleware:
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """The application for ``settings`` (default ``Settings()``). ``app.state.hub`` is the
+    """The application for ``settings`` (default ``Settings.from_env()``). ``app.state.hub`` is the
     ``Hub``; it starts (schema upgrade, Redis, resuming games) in the lifespan."""
-    settings = settings or Settings()
+    settings = settings or Settings.from_env()
     hub = Hub(settings)
 
     @asynccontextmanager
@@ -254,9 +255,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         t = await table_or_404(table_id)
         if t.status != "finished":
             raise Problem("game_not_over", "the replay is available once the game is over", 409)
+        from ..engine.actions import decode
         from ..engine.observation import observe
         from ..engine.record import Game
-        from ..engine.actions import decode
 
         assert t.game.initial is not None
         g = Game(t.game.initial.copy(), list(t.game.seats))

@@ -62,6 +62,15 @@ class Settings:
     def __post_init__(self) -> None:
         self.database_url = normalize_database_url(self.database_url)
 
+    @classmethod
+    def from_env(cls) -> Settings:
+        """Settings from ``COLORETTO_DATABASE_URL`` and ``COLORETTO_REDIS_URL`` (defaults
+        otherwise); used when the app is built without settings (``uvicorn --factory``)."""
+        return cls(
+            database_url=os.environ.get("COLORETTO_DATABASE_URL", DEFAULT_DATABASE_URL),
+            redis_url=os.environ.get("COLORETTO_REDIS_URL") or None,
+        )
+
     @property
     def is_sqlite(self) -> bool:
         """The database is SQLite."""

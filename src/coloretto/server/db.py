@@ -9,10 +9,11 @@ action at the same position: the loser's ``UPDATE ... WHERE version = n`` matche
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
@@ -25,7 +26,7 @@ MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 
 def now() -> datetime:
     """The current UTC time (timezone-aware)."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def token_hash(token: str) -> str:
@@ -216,36 +217,75 @@ class Store:
             return str(conn.execute(select(TableRow.rematch_id).where(TableRow.id == table_id)).scalar_one())
 
     # ----- actions --------------------------------------------------------------------------
-    def append_action(
-        self,
-        table_id: str,
-        version: int,
-        seat: int,
-        code: int,
-        results: list[dict[str, Any]] | None = None,
-    ) -> bool:
-        """Commit action number ``version`` (0-based) of a table, if the table is still at
-        ``version`` and playing. With ``results`` (the game ended with this action) the table
-        is marked finished and the results stored, in the same transaction.
+    def append_actions(self, batch: Sequence[tuple[str, int, int, int, list[dict[str, Any]] | None]]) -> list[bool]:
+        """Commit a batch of actions in ONE transaction (group commit). Each item is
+        ``(table_id, version, seat, code, results)``: action number ``version`` (0-based) of
+        the table, accepted only if the table is still at ``version`` and playing (the
+        optimistic-concurrency guard); with ``results`` (the game ended with this action)
+        the table is marked finished and the results stored.
 
-        Returns False (and changes nothing) when another writer got there first.
+        Returns, per item, whether it was accepted. A refused item changes nothing (its
+        guarded ``UPDATE`` matched no row, so nothing else of it is written).
         """
         stamp = now()
+        out: list[bool] = []
+        if self.dialect == "postgresql" and len(batch) > 1 and len({b[0] for b in batch}) == len(batch):
+            return self._append_bulk_pg(batch, stamp)
         with self.engine.begin() as conn:
-            values: dict[str, Any] = {"version": version + 1}
-            if results is not None:
-                values.update(status="finished", finished_at=stamp)
-            res = conn.execute(
-                update(TableRow)
-                .where(TableRow.id == table_id, TableRow.version == version, TableRow.status == "playing")
-                .values(**values)
-            )
-            if res.rowcount != 1:
-                return False
-            conn.execute(insert(ActionRow).values(table_id=table_id, idx=version, seat=seat, code=code, created_at=stamp))
+            for table_id, version, seat, code, results in batch:
+                values: dict[str, Any] = {"version": version + 1}
+                if results is not None:
+                    values.update(status="finished", finished_at=stamp)
+                res = conn.execute(
+                    update(TableRow)
+                    .where(TableRow.id == table_id, TableRow.version == version, TableRow.status == "playing")
+                    .values(**values)
+                )
+                if res.rowcount != 1:
+                    out.append(False)
+                    continue
+                conn.execute(insert(ActionRow).values(table_id=table_id, idx=version, seat=seat, code=code, created_at=stamp))
+                if results:
+                    conn.execute(insert(ResultRow), [dict(r, table_id=table_id, finished_at=stamp) for r in results])
+                out.append(True)
+        return out
+
+    def _append_bulk_pg(self, batch: Sequence[tuple[str, int, int, int, list[dict[str, Any]] | None]], stamp: datetime) -> list[bool]:
+        """``append_actions`` on PostgreSQL in a constant number of round trips: one guarded
+        ``UPDATE ... FROM unnest(...)`` moves every table's version, one multi-row INSERT
+        stores the accepted actions (batch items name distinct tables)."""
+        ids = [b[0] for b in batch]
+        versions = [b[1] for b in batch]
+        finishing = [b[4] is not None for b in batch]
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                text(
+                    "UPDATE tables AS t SET version = t.version + 1, "
+                    "status = CASE WHEN b.fin THEN 'finished' ELSE t.status END, "
+                    "finished_at = CASE WHEN b.fin THEN CAST(:stamp AS timestamptz) ELSE t.finished_at END "
+                    "FROM (SELECT unnest(CAST(:ids AS varchar[])) AS id, unnest(CAST(:vers AS int[])) AS v, "
+                    "unnest(CAST(:fins AS boolean[])) AS fin) AS b "
+                    "WHERE t.id = b.id AND t.version = b.v AND t.status = 'playing' RETURNING t.id"
+                ),
+                {"ids": ids, "vers": versions, "fins": finishing, "stamp": stamp},
+            ).scalars().all()
+            accepted = set(rows)
+            good = [b for b in batch if b[0] in accepted]
+            if good:
+                conn.execute(
+                    insert(ActionRow),
+                    [{"table_id": b[0], "idx": b[1], "seat": b[2], "code": b[3], "created_at": stamp} for b in good],
+                )
+            results = [dict(r, table_id=b[0], finished_at=stamp) for b in good if b[4] for r in b[4]]
             if results:
-                conn.execute(insert(ResultRow), [dict(r, table_id=table_id, finished_at=stamp) for r in results])
-        return True
+                conn.execute(insert(ResultRow), results)
+        return [b[0] in accepted for b in batch]
+
+    def append_action(
+        self, table_id: str, version: int, seat: int, code: int, results: list[dict[str, Any]] | None = None
+    ) -> bool:
+        """One action (see ``append_actions``); False when another writer got there first."""
+        return self.append_actions([(table_id, version, seat, code, results)])[0]
 
     # ----- leaderboard ----------------------------------------------------------------------
     def rated_results(self) -> list[tuple[str, int, str, str, int, int]]:

@@ -16,9 +16,10 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from ..agents.base import Agent
 from ..agents.registry import PEOPLE_OPPONENTS, make_agent
@@ -26,7 +27,8 @@ from ..engine.actions import Action
 from ..engine.errors import ColorettoError
 from ..engine.observation import observe
 from ..engine.record import setup_to_json
-from ..engine.rules import Rules, preset as make_preset
+from ..engine.rules import Rules
+from ..engine.rules import preset as make_preset
 from ..engine.state import hash_seed, new_game
 from .config import Settings
 from .db import SeatData, Store, TableData, make_engine, now, token_hash, upgrade
@@ -85,7 +87,10 @@ class Conn:
     def send_state(self, table: LiveTable, full: bool = False, ack: Any = None) -> None:
         """Queue a ``state`` with the log entries this connection has not had yet."""
         start = 0 if full else min(self.log_sent, table.version)
-        self.send(table.state_message(self.seat, start, ack))
+        if self.queue.qsize() >= self.MAX_QUEUE:
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(table.state_text(self.seat, start, ack))
         self.log_sent = table.version
 
 
@@ -102,6 +107,8 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self.redis: Any = None
+        self._pending: list[tuple[Any, asyncio.Future[bool]]] = []
+        self._committer: asyncio.Task[None] | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self.started = False
 
@@ -146,6 +153,34 @@ class Hub:
         self.agent_pool.shutdown(wait=False, cancel_futures=True)
         self.db_pool.shutdown(wait=True)
         self.engine.dispose()
+
+    async def commit(self, table_id: str, version: int, seat: int, code: int, results: Any) -> bool:
+        """Commit one action through the group committer: actions arriving while a
+        transaction is being written are committed together in the next one. Returns
+        whether the action was accepted (see ``Store.append_actions``)."""
+        fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._pending.append(((table_id, version, seat, code, results), fut))
+        if self._committer is None or self._committer.done():
+            self._committer = asyncio.create_task(self._commit_loop())
+        return await fut
+
+    async def _commit_loop(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending[:500], self._pending[500:]
+            started = time.perf_counter()
+            try:
+                ok = await self.db(self.store.append_actions, [item for item, _ in batch])
+                took = time.perf_counter() - started
+                if took > 0.2:
+                    log.warning("slow commit: %d action(s) took %.0f ms", len(batch), took * 1000)
+            except Exception as exc:
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(exc)
+                continue
+            for (_, fut), accepted in zip(batch, ok):
+                if not fut.done():
+                    fut.set_result(accepted)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a blocking storage function on the database thread(s)."""
@@ -326,7 +361,7 @@ class Hub:
                 code = action.code
                 after = t.state.child(code)
                 results = self._results(t, after) if after.is_over() else None
-                if await self.db(self.store.append_action, t.id, v, seat, code, results):
+                if await self.commit(t.id, v, seat, code, results):
                     break
                 await self._refresh_locked(t)
             else:
@@ -486,8 +521,8 @@ class Hub:
         check_agent(agent)
         async with t.lock:
             sd = t.data.seats[seat]
-            if t.status != "playing":
-                raise Problem("not_allowed", "seats can be handed over only while the game is played")
+            if t.status == "finished":
+                raise Problem("not_allowed", "the game is over")
             if sd.kind != "human":
                 raise Problem("not_allowed", f"seat {seat} is not played by a person")
             away = t.away_seconds(seat)

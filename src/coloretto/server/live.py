@@ -10,6 +10,7 @@ that was drawn, the cards of a taken row).
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
@@ -21,6 +22,10 @@ from ..engine.record import Game, setup_from_json
 from ..engine.rules import Rules
 from ..engine.state import GameState
 from .db import SeatData, TableData
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def log_entry(game: Game, index: int, code: int) -> dict[str, Any]:
@@ -132,6 +137,7 @@ class LiveTable:
         self.computer_task: asyncio.Task[None] | None = None
         self._obs_cache: tuple[int, dict[str, Any], list[dict[str, Any]]] | None = None
         self._result: dict[str, Any] | None = None
+        self._parts_cache: tuple[Any, dict[str, str]] | None = None
 
     # ----- facts -----------------------------------------------------------------------------
     @property
@@ -235,31 +241,50 @@ class LiveTable:
 
     def state_message(self, seat: int | None, log_from: int, ack: Any = None) -> dict[str, Any]:
         """A ``state`` message for a connection at ``seat`` (None: spectator)."""
-        obs, legal = self.public_observation()
-        if seat is not None:
-            obs = dict(obs)
-            obs["seat"] = seat
+        return json.loads(self.state_text(seat, log_from, ack))
+
+    def state_text(self, seat: int | None, log_from: int, ack: Any = None) -> str:
+        """``state_message`` serialised; the parts shared by every connection are serialised
+        once per version (and presence change) and cached."""
+        parts = self._parts()
         mine = (
             self.data.status == "playing"
             and seat is not None
             and seat == self.state.to_move
             and self.data.seats[seat].kind == "human"
         )
-        msg: dict[str, Any] = {
-            "type": "state",
-            "table_id": self.id,
-            "status": self.data.status,
-            "version": self.version,
-            "observation": obs,
-            "legal": legal if mine else [],
-            "seats": self.seats_json(),
-            "log_from": log_from,
-            "log": self.log[log_from:],
-            "result": self.result(),
-        }
-        if ack is not None:
-            msg["id"] = ack
-        return msg
+        obs = parts["obs"] if seat is None else parts["obs"].replace('"seat":null', f'"seat":{int(seat)}', 1)
+        log = self.log[log_from:]
+        if log_from == self.version - 1 and log:
+            log_text = parts["last_log"]
+        else:
+            log_text = _dumps(log)
+        tail = "" if ack is None else ',"id":' + _dumps(ack)
+        return (
+            f'{{"type":"state","table_id":{parts["id"]},"status":"{self.data.status}","version":{self.version},'
+            f'"observation":{obs},"legal":{parts["legal"] if mine else "[]"},"seats":{parts["seats"]},'
+            f'"log_from":{int(log_from)},"log":{log_text},"result":{parts["result"]}{tail}}}'
+        )
+
+    def _parts(self) -> dict[str, str]:
+        key = (self.version, self.data.status, self._presence_key())
+        if self._parts_cache is None or self._parts_cache[0] != key:
+            obs, legal = self.public_observation()
+            self._parts_cache = (key, {
+                "id": _dumps(self.id),
+                "obs": _dumps(obs),
+                "legal": _dumps(legal),
+                "seats": _dumps(self.seats_json()),
+                "last_log": _dumps(self.log[-1:]),
+                "result": _dumps(self.result()),
+            })
+        return self._parts_cache[1]
+
+    def _presence_key(self) -> tuple[Any, ...]:
+        return tuple(
+            (s.kind, s.agent, s.name, s.handed_over, self.connected(s.seat), self.away_seconds(s.seat) is not None)
+            for s in self.data.seats
+        )
 
     def legal_for(self, seat: int, action: Action) -> bool:
         """``action`` is legal for ``seat`` now."""

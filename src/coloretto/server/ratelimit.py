@@ -11,7 +11,7 @@ class TokenBucket:
     ``allow()`` returns False (and takes nothing) when the bucket is empty.
     """
 
-    __slots__ = ("rate", "burst", "tokens", "stamp")
+    __slots__ = ("burst", "rate", "stamp", "tokens")
 
     def __init__(self, rate: float, burst: float) -> None:
         self.rate = rate

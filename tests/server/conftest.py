@@ -42,7 +42,7 @@ def ensure_postgres() -> None:
     versions = sorted(os.listdir("/etc/postgresql")) if os.path.isdir("/etc/postgresql") else []
     if versions and shutil.which("pg_ctlcluster"):
         subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", versions[-1], "main", "start"],
-                       capture_output=True, timeout=60)
+                       check=False, capture_output=True, timeout=60)
         for _ in range(50):
             if _port_open("127.0.0.1", 5432):
                 return
@@ -141,8 +141,8 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         """Start and wait until ``/api/health`` answers (fails after 30 s)."""
-        log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen(self.args, stdout=log, stderr=subprocess.STDOUT)
+        with open(self.log_path, "ab") as log:  # the child keeps its own copy of the file
+            self.proc = subprocess.Popen(self.args, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -26,8 +26,8 @@ FOUR = [{"kind": "human"}, {"kind": "human"}, {"kind": "computer", "agent": "eas
 
 
 def make_client(db_url: str, **kw: Any) -> TestClient:
-    opts: dict[str, Any] = dict(database_url=db_url, computer_delay=0, handover_after=0, ip_rate=10_000,
-                                ip_burst=10_000, ws_rate=10_000, ws_burst=10_000)
+    opts: dict[str, Any] = {"database_url": db_url, "computer_delay": 0, "handover_after": 0, "ip_rate": 10_000,
+                            "ip_burst": 10_000, "ws_rate": 10_000, "ws_burst": 10_000}
     opts.update(kw)
     return TestClient(create_app(Settings(**opts)))
 
@@ -268,7 +268,7 @@ def test_full_game_result_record_replay_leaderboard_and_pile_secrecy(client: Tes
         for m in http_during[:2]:
             assert not leaks(m, pile, seed)
         res = last["result"]
-        assert len(res["breakdowns"]) == 4 and sorted(res["ranks"])[0] == 1
+        assert len(res["breakdowns"]) == 4 and min(res["ranks"]) == 1
         for bd, score in zip(res["breakdowns"], res["scores"]):
             assert bd["total"] == score == sum(bd["positive"].values()) + sum(bd["negative"].values()) + bd["plus2"]
         # spectators saw seat null, players their own seat
@@ -390,3 +390,43 @@ def test_restart_continues_from_the_database(db_url: str) -> None:
             last = play({0: a, 1: b})
         assert last["status"] == "finished"
         assert replay_record(c.get(f"/api/tables/{tid}/record").json()).valid
+
+
+def test_match_of_computers_log_rounds_games_and_result(client: TestClient) -> None:
+    seats = [{"kind": "computer", "agent": "random"} for _ in range(3)]
+    made = create(client, seats, rules={"edition": "modern", "match_games": 2, "extra_card": "first_out_draws"})
+    tid = made["table"]["id"]
+    assert made["seat"] is None
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    pile, seed = secret_pile(client, tid), hub.tables[tid].data.seed
+    with client.websocket_connect(f"/ws/tables/{tid}") as s:
+        spec = WS(s)
+        spec.hello()
+        spec.until(lambda m: m["type"] == "state" and m["status"] == "finished")
+    log: dict[int, dict[str, Any]] = {}
+    for m in spec.seen:
+        if m["type"] != "state":
+            continue
+        if m["status"] != "finished":
+            assert not leaks(m, pile, seed), leaks(m, pile, seed)
+            assert m["observation"]["game"] in (1, 2) and len(m["observation"]["match_totals"]) == 3
+        for e in m["log"]:
+            log[e["i"]] = e
+    entries = [log[i] for i in range(len(log))]
+    assert entries and all(e["game"] in (1, 2) and e["round"] >= 1 for e in entries)
+    assert [e["game"] for e in entries if e.get("last_round")] == [1, 2]
+    assert any(e.get("bonus_cards") for e in entries)  # first_out_draws: every round
+    ends = [e for e in entries if "game_scores" in e]
+    assert [e["game"] for e in ends] == [1, 2] and ends[-1] is entries[-1]
+    res = client.get(f"/api/tables/{tid}").json()
+    assert res["status"] == "finished"
+    rp = client.get(f"/api/tables/{tid}/replay").json()
+    result = rp["result"]
+    assert result["match_games"] == 2 and result["game_scores"] == [e["game_scores"] for e in ends]
+    assert [a + b for a, b in zip(*result["game_scores"])] == result["scores"]
+    assert result["ranks"] == [1 + sum(u > t for u in result["scores"]) for t in result["scores"]]
+    # the replay steps carry the log fields
+    assert [{k: v for k, v in st.items() if k not in ("observation", "i")} for st in rp["steps"][1:]] == [
+        {**{k: v for k, v in e.items() if k != "i"}, "card": e.get("card")} for e in entries]
+    for bd in result["breakdowns"]:
+        assert set(bd["golden_jokers"]) <= set(bd["jokers"])

@@ -42,7 +42,7 @@ def test_connect_plays_a_seat_to_the_end(tmp_path: Path, server_factory: Any) ->
     out = subprocess.run(
         [sys.executable, "-m", "coloretto.cli.main", "connect", f"{server.url}/table/{tid}",
          "--engine", f"{sys.executable} {BOT}", "--name", "Botty", "--json"],
-        capture_output=True, text=True, timeout=90,
+        check=False, capture_output=True, text=True, timeout=90,
     )
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])

@@ -112,7 +112,7 @@ def test_two_processes_share_postgresql_through_redis(pg_url: str, redis_url: st
                 me.send(type="action", action=rng.choice(st["legal"]), version=st["version"], id="go")
                 v = me.until(lambda m: m.get("id") == "go" or m["type"] == "error")
                 assert v["type"] == "state", v
-                got = other.until(lambda m: m["type"] == "state" and m["version"] >= v["version"])
+                got = other.until(lambda m, v=v: m["type"] == "state" and m["version"] >= v["version"])
                 assert got["version"] > v["version"] or got["log"][-1:] == v["log"][-1:], (got["version"], got["log"], v["log"])
     last = play({0: a, 1: b}, choose=rng.choice)
     assert last["status"] == "finished"

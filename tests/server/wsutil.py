@@ -60,7 +60,7 @@ def play(wss: dict[int, WS], choose: Callable[[list[dict[str, Any]]], dict[str, 
     done = -1
     watcher.send(type="sync")  # a full state now, whatever was read before
     while True:
-        m = watcher.until(lambda m: is_state(m) and m["version"] > done and (
+        m = watcher.until(lambda m, done=done: is_state(m) and m["version"] > done and (
             m["status"] == "finished"
             or (stop_at is not None and m["version"] >= stop_at)
             or (m["status"] == "playing" and m["observation"]["to_move"] in wss
@@ -74,9 +74,9 @@ def play(wss: dict[int, WS], choose: Callable[[list[dict[str, Any]]], dict[str, 
             st = m
         else:  # ask for the current state (an earlier copy may have been read already)
             mover.send(type="sync", id=f"sync{v}")
-            st = mover.until(lambda x: is_state(x) and x.get("id") == f"sync{v}")
+            st = mover.until(lambda x, v=v: is_state(x) and x.get("id") == f"sync{v}")
             if st["version"] < v:  # the mover's server process has not heard of it yet
-                st = mover.until(lambda x: is_state(x) and x["version"] >= v)
+                st = mover.until(lambda x, v=v: is_state(x) and x["version"] >= v)
             assert st["version"] == v
         assert st["legal"], st
         mover.send(type="action", action=choose(st["legal"]), version=v, id=v)

@@ -270,8 +270,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         steps = [{"i": 0, "seat": None, "action": None, "card": None, "observation": spectator()}]
         for entry in t.log:
             g.play(decode(_code(entry)))
-            steps.append({"i": entry["i"] + 1, "seat": entry["seat"], "action": entry["action"],
-                          "card": entry.get("card"), "observation": spectator()})
+            steps.append({**entry, "i": entry["i"] + 1, "card": entry.get("card"), "observation": spectator()})
         return {"table": t.table_json(), "record": t.game.to_record(), "steps": steps, "result": t.result()}
 
     @app.get("/api/leaderboard", tags=["games"])
@@ -365,7 +364,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await ws.send_text(item)
         except (WebSocketDisconnect, RuntimeError, OSError, asyncio.CancelledError):
             return
-        except Exception:  # pragma: no cover - connection already gone
+        except Exception:  # noqa: BLE001 - the sender of a connection already gone  # pragma: no cover
             return
 
     async def handle(conn: Conn, t: LiveTable, msg: dict[str, Any], ref: Any) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..agents.base import Agent
 from ..engine.actions import Action, decode
-from ..engine.cards import CARD_NAMES, COLORS, NUM_COLORS
+from ..engine.cards import CARD_NAMES, COLORS, GOLDEN_JOKER, LAST_ROUND, NUM_COLORS
 from ..engine.observation import observe
 from ..engine.record import Game, setup_from_json
 from ..engine.rules import Rules
@@ -32,53 +32,95 @@ def log_entry(game: Game, index: int, code: int) -> dict[str, Any]:
     """Apply action ``code`` to ``game`` (recording it) and return its public log entry
     (docs/web-api.md, ``state.log``).
 
+    Every entry has ``i``, ``seat``, ``action`` and ``round`` (the round the action was played
+    in, from 1); in a match (``match_games`` > 1) also ``game`` (1-based). Cards named are
+    only cards the action revealed or moved in view of everyone: the drawn card (``card``),
+    the cards of a taken row (``cards``) and the bonus cards a take revealed (``bonus_cards``,
+    rules.md §5.2 and ``first_out_draws``; ``bonus`` is the first of them). An action that
+    revealed the Last Round card (a draw, or a take whose bonus reveal met it; rules.md §5.1)
+    has ``"last_round": true``; the action that ended a game has ``game_scores`` (that
+    game's score per seat).
+
     Raises:
         IllegalActionError: the action is not legal (nothing changes).
     """
     st = game.state
     seat = st.to_move
     action = decode(code)
-    entry: dict[str, Any] = {"i": index, "seat": seat, "action": action.to_json()}
+    entry: dict[str, Any] = {"i": index, "seat": seat, "action": action.to_json(), "round": st.round}
+    if st.rules.match_games > 1:
+        entry["game"] = st.game + 1
+    game_before, totals_before = st.game, st.match_totals[:]
+    last_round_before = st.last_round
     if action.kind == "place":
         entry["card"] = CARD_NAMES[st.drawn]
     elif action.kind == "take":
-        row = st.rows[action.arg]
-        entry["cards"] = [CARD_NAMES[c] for c in row]
-        before = st.coll[seat][:]
-        game_before = st.game
+        entry["cards"] = [CARD_NAMES[c] for c in st.rows[action.arg]]
+        # The bonus reveals pop the top of the draw pile. If the take ends a game of a match,
+        # the engine deals the next game at once, so look at the take on a copy that stops
+        # at the end of this game instead.
+        probe = st.copy()
+        probe.rules = st.rules.replace(match_games=1)
+        probe.apply(code)  # raises before anything changes if illegal
+        revealed = st.pile[len(probe.pile):][::-1]  # top first
+        bonus = [CARD_NAMES[c] for c in revealed if c != LAST_ROUND]
+        if bonus:
+            entry["bonus"] = bonus[0]
+            entry["bonus_cards"] = bonus
+        if probe.last_round and not last_round_before:
+            entry["last_round"] = True
     game.play(action)
     st = game.state
     if action.kind == "draw":
         entry["card"] = CARD_NAMES[st.drawn] if st.drawn >= 0 else None
-    elif action.kind == "take" and st.game == game_before:
-        gained = [c for c in range(len(before)) for _ in range(st.coll[seat][c] - before[c])]
-        for c in row:
-            if c in gained:
-                gained.remove(c)
-        if gained:
-            entry["bonus"] = CARD_NAMES[gained[0]]
+        if st.last_round and not last_round_before:
+            entry["last_round"] = True
+    if st.game != game_before or st.is_over():
+        entry["game_scores"] = [after - before for after, before in zip(st.match_totals, totals_before)]
     return entry
 
 
+def _golden_share(jokers: dict[int, int], golden: int) -> dict[int, int]:
+    """Which of the assigned jokers are golden: ``golden`` of them, put on the colours of
+    ``jokers`` in its order. Any split is as good (a golden joker scores as a regular one,
+    rules.md §6.1), so this one is the optimal assignment too."""
+    out: dict[int, int] = {}
+    for c, n in jokers.items():
+        k = min(n, golden)
+        if k:
+            out[c] = k
+            golden -= k
+    return out
+
+
 def breakdown_json(state: GameState, seat: int) -> dict[str, Any]:
-    """A seat's optimal score breakdown with colour names (rules.md §6)."""
+    """A seat's optimal score breakdown with colour names (rules.md §6).
+
+    ``jokers`` maps a colour to the number of jokers (regular and golden) assigned to it;
+    ``golden_jokers`` the golden ones among them (same keys, fewer or equal counts)."""
     b = state.breakdown(seat)
+    golden = _golden_share(b.jokers, state.coll[seat][GOLDEN_JOKER])
     return {
         "total": b.total,
         "positive": {COLORS[c]: v for c, v in b.positive.items()},
         "negative": {COLORS[c]: v for c, v in b.negative.items()},
         "jokers": {COLORS[c]: v for c, v in b.jokers.items()},
+        "golden_jokers": {COLORS[c]: v for c, v in golden.items()},
         "plus2": b.plus2,
         "counts": {COLORS[c]: b.counts[c] for c in range(NUM_COLORS) if b.counts[c]},
     }
 
 
-def result_json(state: GameState, table_id: str) -> dict[str, Any]:
-    """The ``result`` object of a finished game (docs/web-api.md)."""
+def result_json(state: GameState, table_id: str, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The ``result`` object of a finished game (docs/web-api.md). ``scores`` and ``ranks``
+    are by match totals; ``game_scores`` (from the ``log``'s entries that ended a game) lists
+    every game's scores, one list per game."""
     return {
         "scores": state.totals(),
         "ranks": state.ranks(),
         "winners": state.winners(),
+        "match_games": state.rules.match_games,
+        "game_scores": [e["game_scores"] for e in log or [] if "game_scores" in e],
         "breakdowns": [breakdown_json(state, s) for s in range(state.n)],
         "record_url": f"/api/tables/{table_id}/record",
         "replay_url": f"/replay/{table_id}",
@@ -236,12 +278,13 @@ class LiveTable:
         if self.data.status != "finished":
             return None
         if self._result is None:
-            self._result = result_json(self.state, self.id)
+            self._result = result_json(self.state, self.id, self.log)
         return self._result
 
     def state_message(self, seat: int | None, log_from: int, ack: Any = None) -> dict[str, Any]:
         """A ``state`` message for a connection at ``seat`` (None: spectator)."""
-        return json.loads(self.state_text(seat, log_from, ack))
+        msg: dict[str, Any] = json.loads(self.state_text(seat, log_from, ack))
+        return msg
 
     def state_text(self, seat: int | None, log_from: int, ack: Any = None) -> str:
         """``state_message`` serialised; the parts shared by every connection are serialised

@@ -47,7 +47,7 @@ def leaderboard(rows: Sequence[tuple[str, int, str, str, int, int]], computers: 
         names = list(best)
         teams = [[ratings.get(n) or model.rating(name=n)] for n in names]
         ranks = [best[n][1] for n in names]
-        new = model.rate(teams, ranks=ranks)
+        new = model.rate(teams, ranks=[float(r) for r in ranks])
         top = min(ranks)
         for n, team in zip(names, new):
             ratings[n] = team[0]

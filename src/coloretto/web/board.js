@@ -58,6 +58,8 @@ export function turnText(obs, seats, mySeat, status) {
 export function statusBar(obs, seats, mySeat, status) {
   const mine = obs && status === "playing" && mySeat !== null && obs.to_move === mySeat && obs.decision !== "over";
   return h("section", { class: "statusbar" + (mine ? " my-turn" : ""), "aria-label": "Game status" },
+    obs && obs.rules && obs.rules.match_games > 1 ? h("span", { class: "stat", "data-testid": "match-game" },
+      h("span", { class: "stat-label" }, "Game "), h("b", {}, `${obs.game} of ${obs.rules.match_games}`)) : null,
     obs ? h("span", { class: "stat" }, h("span", { class: "stat-label" }, "Round "), h("b", {}, String(obs.round))) : null,
     obs && obs.decision !== "choose_start" ? h("span", { class: "stat", title: "cards left in the draw pile (Last Round card not counted)" },
       h("span", { class: "stat-label" }, "Cards left "), h("b", { "data-testid": "cards-left" }, String(obs.draw_pile))) : null,
@@ -170,6 +172,28 @@ export function playersPanel(obs, seats, mySeat, { controls = null, awayOf = nul
       controls ? controls(s) : null));
   }
   return h("section", { class: "players-panel", "aria-label": "Players" }, list);
+}
+
+/**
+ * The match standing (tables with `match_games` > 1; null otherwise): every seat's total of
+ * the finished games (`obs.match_totals`) plus its live score in the current game, best
+ * first, with shared ranks. At the end of the match the observation's live scores are those
+ * of the last game, already counted in `match_totals`, so only the totals are shown.
+ */
+export function matchStanding(obs, seats, mySeat, status = "playing") {
+  if (!obs || !obs.rules || !(obs.rules.match_games > 1)) return null;
+  const over = obs.decision === "over" || status === "finished";
+  const totals = obs.match_totals.map((t, s) => (over ? t : t + obs.scores[s]));
+  const order = totals.map((_, s) => s).sort((a, b) => totals[b] - totals[a] || a - b);
+  const finished = over ? obs.rules.match_games : obs.game - 1;
+  return h("section", { class: "match-standing", "aria-label": "Match standing", "data-testid": "match-standing" },
+    h("h2", {}, over ? "Match totals" : `Match standing \u2013 game ${obs.game} of ${obs.rules.match_games}`),
+    h("ol", { class: "standing" }, order.map((s) => h("li", { "data-seat": s, class: s === mySeat ? "me" : "" },
+      h("span", { class: "rank" }, `${1 + totals.filter((t) => t > totals[s]).length}.`), " ",
+      h("span", { class: "player-name" }, seatName(seats, s)), " ",
+      h("b", { class: "match-total" }, String(totals[s])),
+      over ? null : h("span", { class: "small muted" },
+        ` (${obs.match_totals[s]} from ${finished} finished game${finished === 1 ? "" : "s"} + ${obs.scores[s]} now)`)))));
 }
 
 /** The score table of `rules.table` as a small legend (rules.md §6). */

@@ -15,13 +15,47 @@ export function logLine(entry, seats) {
   } else if (a.action === "take") {
     const cards = entry.cards || [];
     body = [` takes row ${a.row + 1}`, cards.length ? ": " : "", cards.map((c) => card(c, { small: true }))];
-    if (entry.bonus) body.push(" and gets the bonus card ", cardText(entry.bonus));
+    const bonus = entry.bonus_cards || (entry.bonus ? [entry.bonus] : []);
+    if (bonus.length) {
+      body.push(bonus.length > 1 ? " and gets the bonus cards " : " and gets the bonus card ",
+        bonus.flatMap((c, k) => (k ? [", ", cardText(c)] : [cardText(c)])));
+    }
   } else if (a.action === "choose_start") {
     body = [" starts with ", cardText(a.color)];
   } else {
     body = [` ${JSON.stringify(a)}`];
   }
   return h("li", { "data-i": entry.i }, h("span", { class: "log-i" }, `${entry.i + 1}.`), " ", who, body);
+}
+
+/** The round / game heading a log entry opens, or null ("Round 3", "Game 2 · Round 1"). */
+export function separatorText(entry, prev) {
+  if (!entry || entry.round === undefined) return null;
+  const newGame = entry.game !== undefined && (!prev || prev.game !== entry.game);
+  if (!newGame && prev && prev.round === entry.round) return null;
+  return newGame ? `Game ${entry.game} \u00b7 Round ${entry.round}` : `Round ${entry.round}`;
+}
+
+/**
+ * The list items of one log entry: a round/game separator when the entry opens a new round
+ * (or game of a match), the entry's line, then notes: "The Last Round card came up" and,
+ * on the action that ended a game of a match, that game's scores. `prev` is the entry
+ * before (null for the first).
+ */
+export function logItems(entry, prev, seats) {
+  const items = [];
+  const sep = separatorText(entry, prev);
+  if (sep) items.push(h("li", { class: "log-sep", "data-testid": "round-separator" }, sep));
+  items.push(logLine(entry, seats));
+  if (entry.last_round) {
+    items.push(h("li", { class: "log-note last-round-note", "data-testid": "last-round-line" },
+      "\u26a0 The Last Round card came up: this round is the last", entry.game !== undefined ? " of this game." : "."));
+  }
+  if (entry.game !== undefined && entry.game_scores) {
+    items.push(h("li", { class: "log-note", "data-testid": "game-end-line" }, `Game ${entry.game} over: `,
+      entry.game_scores.map((sc, s) => `${seatLabel((seats || [])[s])} ${sc}`).join(", ")));
+  }
+  return items;
 }
 
 /** The action of a log entry as plain text (for replay captions and screen readers). */
@@ -31,9 +65,28 @@ export function logText(entry, seats) {
   const c = entry.card ? LABELS[entry.card] || entry.card : "a card";
   if (a.action === "draw") return `${who} draws ${c}`;
   if (a.action === "place") return `${who} places ${c} in row ${a.row + 1}`;
-  if (a.action === "take") return `${who} takes row ${a.row + 1}`;
+  if (a.action === "take") {
+    const bonus = entry.bonus_cards || (entry.bonus ? [entry.bonus] : []);
+    return `${who} takes row ${a.row + 1}` + (bonus.length ? ` and gets the bonus card${bonus.length > 1 ? "s" : ""} ${bonus.map((b) => LABELS[b] || b).join(", ")}` : "") +
+      (entry.last_round ? " (the Last Round card came up)" : "");
+  }
+  if (a.action === "draw" && entry.last_round) return `${who} draws the Last Round card, then ${c}`;
   if (a.action === "choose_start") return `${who} starts with ${a.color}`;
   return `${who}: ${JSON.stringify(a)}`;
+}
+
+/** "2 jokers (1 golden) → green": `n` jokers (regular and golden) assigned to `colour`,
+ * `golden` of them golden. */
+export function jokerText(colour, n, golden) {
+  const what = golden === n
+    ? (n === 1 ? "golden joker" : `${n} golden jokers`)
+    : `${n} joker${n === 1 ? "" : "s"}${golden ? ` (${golden} golden)` : ""}`;
+  return `${what} \u2192 ${LABELS[colour] || colour}`;
+}
+
+function jokerItem(colour, n, golden) {
+  return h("span", { class: "bd-item", "data-joker": colour },
+    card(golden === n ? "golden_joker" : "joker", { small: true }), " ", jokerText(colour, n, golden));
 }
 
 function cardsOf(colour, n) {
@@ -57,6 +110,8 @@ function colourList(obj, sign) {
  * `counts` (cards per colour, jokers included) are shown next to the points.
  */
 export function resultPanel(result, seats, mySeat, controls = []) {
+  const match = (result.match_games || 1) > 1;
+  const games = match ? result.game_scores || [] : [];
   const order = result.scores.map((_, s) => s).sort((a, b) => result.ranks[a] - result.ranks[b] || a - b);
   const body = h("tbody", {});
   for (const s of order) {
@@ -68,6 +123,7 @@ export function resultPanel(result, seats, mySeat, controls = []) {
       h("td", { class: "rank" }, ordinal(result.ranks[s]), (result.winners || []).includes(s) ? [h("br", {}), h("span", { class: "badge winner" }, "\u2605 winner")] : ""),
       h("th", { scope: "row" }, seatLabel((seats || [])[s]), s === mySeat ? " (you)" : ""),
       h("td", { class: "total" }, String(result.scores[s])),
+      games.map((g) => h("td", { class: "game-score" }, String(g[s]))),
       h("td", {}, colourList(pos, true),
         Object.keys(pos).length ? h("div", { class: "small muted" },
           Object.keys(pos).map((c) => cardsOf(c, counts[c] || 0)).join(", ")) : null),
@@ -75,16 +131,15 @@ export function resultPanel(result, seats, mySeat, controls = []) {
         Object.keys(b.negative || {}).length ? h("div", { class: "small muted" },
           Object.keys(b.negative).map((c) => cardsOf(c, counts[c] || 0)).join(", ")) : null),
       h("td", {}, jokers.length
-        ? jokers.map(([c, n]) => h("span", { class: "bd-item" }, card("joker", { small: true }), ` \u2192 ${LABELS[c] || c}${n > 1 ? ` \u00d7${n}` : ""}`))
+        ? jokers.map(([c, n]) => jokerItem(c, n, (b.golden_jokers || {})[c] || 0))
         : h("span", { class: "muted" }, "\u2014")),
       h("td", {}, b.plus2 ? h("span", { class: "bd-item" }, card("plus2", { small: true }), ` \u00d7${b.plus2 / 2} = +${b.plus2}`) : h("span", { class: "muted" }, "\u2014"))));
   }
-  const match = result.breakdowns && result.breakdowns.length && result.scores.some((sc, s) => (result.breakdowns[s] || {}).total !== sc);
   return h("section", { class: "result", "aria-label": "Final result", "data-testid": "result" },
-    h("h2", {}, "Game over"),
-    match ? h("p", { class: "small" }, "Totals are match totals; the breakdown is of the last game.") : null,
+    h("h2", {}, match ? `Match over (${result.match_games} games)` : "Game over"),
+    match ? h("p", { class: "small", "data-testid": "match-note" }, "Ranks are by match totals (the sum of every game\u2019s score); the colour breakdown is of the last game.") : null,
     h("div", { class: "table-scroll" }, h("table", { class: "breakdown" },
-      h("thead", {}, h("tr", {}, ["Rank", "Player", "Total", "Positive colours", "Negative colours", "Jokers went to", "\u201c+2\u201d"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, ["Rank", "Player", match ? "Match total" : "Total", ...games.map((_, g) => `Game ${g + 1}`), "Positive colours", "Negative colours", "Jokers went to", "\u201c+2\u201d"].map((t) => h("th", { scope: "col" }, t)))),
       body)),
     controls.length ? h("div", { class: "result-controls" }, controls) : null);
 }

@@ -1,8 +1,8 @@
 // The replay viewer: step through a finished game move by move (GET /api/tables/{id}/replay).
 // The link /replay/{id}#N opens it at move N.
 import { api, h, setChildren, copyText } from "./api.js";
-import { statusBar, rowsPanel, playersPanel, scoreLegend, rulesSummary } from "./board.js";
-import { logLine, logText, resultPanel } from "./gamelog.js";
+import { statusBar, rowsPanel, playersPanel, matchStanding, scoreLegend, rulesSummary } from "./board.js";
+import { logItems, logText, resultPanel } from "./gamelog.js";
 
 /** Show the replay of finished table `tableId` in `root`. */
 export async function replayView(root, tableId) {
@@ -54,10 +54,12 @@ export async function replayView(root, tableId) {
       statusBar(obs, seats, null, i === last ? "finished" : "playing"),
       h("div", { class: "layout" },
         h("div", { class: "main-col" }, rowsPanel(obs, seats), scoreLegend(obs.rules)),
-        h("div", { class: "side-col" }, playersPanel(obs, seats, null, { status: i === last ? "finished" : "playing" }))),
+        h("div", { class: "side-col" }, matchStanding(obs, seats, null, i === last ? "finished" : "playing"),
+          playersPanel(obs, seats, null, { status: i === last ? "finished" : "playing" }))),
       i === last && data.result ? resultPanel(data.result, seats, null, [
         h("a", { class: "button", href: data.result.record_url, download: `coloretto-${tableId}.json` }, "Download record")]) : null);
-    logEl.replaceChildren(...steps.slice(1, i + 1).map((s) => logLine({ ...s, i: s.i - 1 }, seats)));
+    const entries = steps.slice(1, i + 1).map((s) => ({ ...s, i: s.i - 1 }));
+    logEl.replaceChildren(...entries.flatMap((e, k) => logItems(e, k > 0 ? entries[k - 1] : null, seats)));
     logEl.scrollTop = logEl.scrollHeight;
   };
 

@@ -1,8 +1,8 @@
 // The live table: one WebSocket (docs/web-api.md), the board, actions, hints, hand-over,
 // reconnect with backoff, the end-of-game breakdown and the rematch.
 import { api, h, setChildren, toast, copyText, getName, setName, getToken, setToken, seatLabel } from "./api.js";
-import { statusBar, rowsPanel, playersPanel, scoreLegend, rulesSummary, isLegal, turnText } from "./board.js";
-import { logLine, logText, resultPanel } from "./gamelog.js";
+import { statusBar, rowsPanel, playersPanel, matchStanding, scoreLegend, rulesSummary, isLegal, turnText } from "./board.js";
+import { logItems, logText, resultPanel } from "./gamelog.js";
 
 const MIN_RETRY_MS = 1000;
 const MAX_RETRY_MS = 5000;
@@ -229,9 +229,10 @@ class TableView {
   }
 
   renderPlayers() {
-    setChildren(this.el.players, playersPanel(this.obs, this.seats, this.mySeat, {
-      status: this.status, awayOf: (s) => this.awayOf(s), controls: (s) => this.seatControls(s),
-    }));
+    setChildren(this.el.players, matchStanding(this.obs, this.seats, this.mySeat, this.status),
+      playersPanel(this.obs, this.seats, this.mySeat, {
+        status: this.status, awayOf: (s) => this.awayOf(s), controls: (s) => this.seatControls(s),
+      }));
   }
 
   seatControls(s) {
@@ -291,8 +292,10 @@ class TableView {
     const el = this.el.log;
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
     if (reset) el.replaceChildren();
-    const have = el.children.length;
-    for (const entry of this.log.slice(have)) el.appendChild(logLine(entry, this.seats));
+    const have = el.querySelectorAll(":scope > li[data-i]").length;
+    for (let k = have; k < this.log.length; k++) {
+      el.append(...logItems(this.log[k], k > 0 ? this.log[k - 1] : null, this.seats));
+    }
     if (atBottom || reset) el.scrollTop = el.scrollHeight;
     const last = this.log[this.log.length - 1];
     if (last) this.el.live.textContent = logText(last, this.seats);

@@ -241,14 +241,15 @@ def test_two_people_with_reload(web_server: Any, new_page: Any, artifacts: Path)
 
 
 # ----- 3. phone-sized screen --------------------------------------------------------------------
-def computers_only_table(base: str) -> str:
-    """A finished-soon table of four computer players, created through the HTTP API."""
+def computers_only_table(base: str, players: int = 4, **rules: Any) -> str:
+    """A finished-soon table of computer players, created through the HTTP API."""
     r = httpx.post(
         f"{base}/api/tables",
         json={
             "name": "Watcher",
-            "seats": [{"kind": "computer", "agent": "random"} for _ in range(4)],
+            "seats": [{"kind": "computer", "agent": "random"} for _ in range(players)],
             "title": "Computers only",
+            "rules": rules,
         },
         timeout=10,
     )
@@ -315,6 +316,44 @@ def test_replay_and_leaderboard(web_server: Any, new_page: Any, artifacts: Path)
     page.check("#lb-computers")
     page.wait_for_selector("table.leaderboard >> text=Computer (random)")
     page.screenshot(path=str(artifacts / "4-leaderboard.png"), full_page=True)
+
+
+# ----- 4b. a match: round separators, the Last Round line, game and match totals --------------
+def test_match_log_and_totals(web_server: Any, new_page: Any, artifacts: Path) -> None:
+    base = web_server.url
+    table_id = computers_only_table(base, 3, match_games=2, edition="modern")
+    page = new_page()
+    page.goto(f"{base}/table/{table_id}")
+    page.wait_for_selector("[data-testid=result]")
+    result = httpx.get(f"{base}/api/tables/{table_id}/replay", timeout=10).json()["result"]
+    # the log: a heading per round and game, and the Last Round card once per game
+    seps = page.locator("[data-testid=round-separator]").all_inner_texts()
+    assert seps[0] == "Game 1 \u00b7 Round 1" and "Round 2" in seps and "Game 2 \u00b7 Round 1" in seps
+    last_round = page.locator("[data-testid=last-round-line]")
+    assert last_round.count() == 2
+    assert "The Last Round card came up" in last_round.first.inner_text()
+    ends = page.locator("[data-testid=game-end-line]").all_inner_texts()
+    assert [t.split(":")[0] for t in ends] == ["Game 1 over", "Game 2 over"]
+    # during play the status says which game of the match it is; at the end, the match totals
+    assert page.locator("[data-testid=match-game]").inner_text() == "Game 2 of 2"
+    standing = page.locator("[data-testid=match-standing]")
+    assert standing.locator("h2").inner_text() == "Match totals"
+    shown = {int(li.get_attribute("data-seat") or -1): int(li.locator(".match-total").inner_text())
+             for li in standing.locator("li").all()}
+    assert shown == dict(enumerate(result["scores"]))
+    panel = page.locator("[data-testid=result]")
+    assert panel.locator("h2").inner_text() == "Match over (2 games)"
+    for i in range(3):
+        row = panel.locator(f"tbody tr[data-seat='{i}']")
+        assert row.locator("td.total").inner_text() == str(result["scores"][i])
+        assert row.locator("td.rank").inner_text().startswith(str(result["ranks"][i]))
+        assert row.locator("td.game-score").all_inner_texts() == [str(g[i]) for g in result["game_scores"]]
+    page.screenshot(path=str(artifacts / "4b-match.png"), full_page=True)
+    # the replay mid-game shows the standing with the game number
+    page.goto(f"{base}/replay/{table_id}#10")
+    page.wait_for_selector("[data-testid=match-standing]")
+    assert "game 1 of 2" in page.locator("[data-testid=match-standing] h2").inner_text()
+    assert page.locator("[data-testid=round-separator]").first.inner_text() == "Game 1 \u00b7 Round 1"
 
 
 # ----- 5. server restart ------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import socket
@@ -30,6 +31,7 @@ import sys
 import tempfile
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import websockets
@@ -100,7 +102,7 @@ async def run_table(base: str, ws_base: str, client: httpx.AsyncClient, stats: S
 
 
 async def main_async(args: argparse.Namespace, base: str) -> dict[str, Any]:
-    ws_base = "ws" + base[4:]
+    ws_base = ("wss" if base.startswith("https:") else "ws") + base[base.index(":"):]
     stats = Stats()
     stop = asyncio.Event()
     think = (args.think_ms[0] / 1000.0, args.think_ms[1] / 1000.0)
@@ -139,6 +141,26 @@ async def main_async(args: argparse.Namespace, base: str) -> dict[str, Any]:
     }
 
 
+def check_args(args: argparse.Namespace) -> str | None:
+    """What is wrong with the parsed arguments (a message naming the option), or None."""
+    if args.tables < 1:
+        return f"--tables must be at least 1, not {args.tables}"
+    if not (math.isfinite(args.seconds) and args.seconds > 0):
+        return f"--seconds must be a number above 0, not {args.seconds:g}"
+    if not (math.isfinite(args.warmup) and args.warmup >= 0):
+        return f"--warmup must be a number of seconds, 0 or more, not {args.warmup:g}"
+    lo, hi = args.think_ms
+    if not (math.isfinite(lo) and math.isfinite(hi) and 0 <= lo <= hi):
+        return f"--think-ms MIN MAX needs 0 <= MIN <= MAX (milliseconds), not {lo:g} {hi:g}"
+    if args.url is not None:
+        parts = urlsplit(args.url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            return f"--url must be a server's http:// or https:// address (e.g. http://127.0.0.1:8000), not {args.url!r}"
+        if args.database_url is not None:
+            return "--database-url is for the server this script starts; it does not go with --url"
+    return None
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--tables", type=int, default=200, help="concurrent tables (4 WebSocket clients each)")
@@ -151,8 +173,9 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = p.parse_args()
-    if args.tables < 1 or args.seconds <= 0:
-        p.error("--tables must be >= 1 and --seconds > 0")
+    problem = check_args(args)
+    if problem:
+        p.error(problem)
     server = None
     tmp = None
     try:
@@ -171,15 +194,23 @@ def main() -> int:
             )
             base = f"http://127.0.0.1:{port}"
             for _ in range(300):
+                if server.poll() is not None:
+                    print(f"load.py: error: coloretto serve exited with status {server.returncode} "
+                          "(its message is above; check --database-url)", file=sys.stderr)
+                    return 2 if server.returncode == 2 else 1
                 try:
                     if httpx.get(base + "/api/health", timeout=1).status_code == 200:
                         break
                 except httpx.HTTPError:
                     time.sleep(0.1)
             else:
-                print("the server did not start", file=sys.stderr)
+                print("the server did not answer /api/health within 30 s", file=sys.stderr)
                 return 1
-        database = httpx.get(base + "/api/health").json()["database"]
+        try:
+            database = httpx.get(base + "/api/health", timeout=10).json()["database"]
+        except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
+            print(f"load.py: error: no coloretto server answers at {base}/api/health ({exc})", file=sys.stderr)
+            return 2
         res = asyncio.run(main_async(args, base))
         res["database"] = database
     finally:

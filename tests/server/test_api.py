@@ -101,6 +101,91 @@ def test_http_rate_limit(db_url: str) -> None:
         assert int(r.headers["Retry-After"]) >= 1
 
 
+def test_request_bodies_take_strict_types(tmp_path: Any) -> None:
+    """A value of the wrong JSON type is refused (400 bad_request naming the field), never
+    converted: "0" or true for a seat, "yes" or 1 for a flag; unknown fields are refused."""
+    with make_client(f"sqlite:///{tmp_path / 'strict.db'}") as c:
+        two = [{"kind": "human"}, {"kind": "human"}]
+        bad: list[tuple[dict[str, Any], str]] = [
+            ({"seat": "0"}, "seat"),
+            ({"seat": True}, "seat"),
+            ({"seat": 0.0}, "seat"),
+            ({"hints": "yes"}, "hints"),
+            ({"hints": 1}, "hints"),
+            ({"rated": "false"}, "rated"),
+            ({"rated": 0}, "rated"),
+            ({"title": 7}, "title"),
+            ({"preset": 1}, "preset"),
+            ({"rules": [["edition", "modern"]]}, "rules"),
+            ({"seats": [{"kind": "human", "agent": 3}, {"kind": "human"}]}, "seats.0.agent"),
+            ({"seats": [{"kind": "human", "color": "red"}, {"kind": "human"}]}, "seats.0.color"),
+            ({"hint": True}, "hint"),  # a misspelt field is not silently ignored
+        ]
+        for fields, name in bad:
+            r = c.post("/api/tables", json={"name": "Ann", "seats": two, **fields})
+            err(r, 400, "bad_request")
+            assert r.json()["error"]["message"].startswith(f"{name}: "), (fields, r.text)
+        err(c.post("/api/tables", json={"name": "Ann", "seats": two, "rules": {"players": 2.0}}), 400, "bad_rules")
+        assert c.get("/api/tables?status=open").json()["tables"] == []  # nothing was created
+        tid = create(c, seats=two, seat=1, hints=True, rated=False)["table"]["id"]
+        for fields, name in [({"seat": "0"}, "seat"), ({"seat": True}, "seat"), ({"seat": 0.0}, "seat"),
+                             ({"name": 5}, "name"), ({"token": "x"}, "token")]:
+            r = c.post(f"/api/tables/{tid}/join", json={"name": "Bob", **fields})
+            err(r, 400, "bad_request")
+            assert r.json()["error"]["message"].startswith(f"{name}: "), (fields, r.text)
+        t = c.get(f"/api/tables/{tid}").json()
+        assert t["status"] == "open" and [s["kind"] for s in t["seats"]] == ["open", "human"]
+        assert t["hints"] is True and t["rated"] is False
+        assert c.post(f"/api/tables/{tid}/join", json={"name": "Bob", "seat": 0}).status_code == 200
+
+
+def test_ws_fields_take_strict_types(tmp_path: Any) -> None:
+    """WebSocket fields are as strictly typed: "1", true or 1.0 is never taken for 1."""
+    with make_client(f"sqlite:///{tmp_path / 'strict.db'}") as c:
+        made = create(c, seats=[{"kind": "human"}, {"kind": "human"}])
+        tid = made["table"]["id"]
+        bob = c.post(f"/api/tables/{tid}/join", json={"name": "Bob"}).json()
+        with c.websocket_connect(f"/ws/tables/{tid}") as s0, c.websocket_connect(f"/ws/tables/{tid}") as s1:
+            a, b = WS(s0, 0), WS(s1, 1)
+            a.hello(made["token"])
+            b.hello(bob["token"])
+            a.send(type="sync", id="s")
+            st = a.until(lambda m: m["type"] == "state" and m.get("id") == "s")
+            mover = a if st["observation"]["to_move"] == 0 else b
+            mover.send(type="hello", token=12345)
+            assert mover.error()["code"] == "bad_token"
+            mover.hello(made["token"] if mover is a else bob["token"])
+            version = st["version"]
+            bad: list[dict[str, Any]] = [
+                {"type": "action", "action": {"action": "take", "row": "0"}},
+                {"type": "action", "action": {"action": "take", "row": True}},
+                {"type": "action", "action": {"action": "take", "row": False}},
+                {"type": "action", "action": {"action": "take", "row": 0.0}},
+                {"type": "action", "action": {"action": "place", "row": "1"}},
+                {"type": "action", "action": {"action": "choose_start", "color": 1}},
+                {"type": "action", "action": {"action": "draw"}, "version": True},
+                {"type": "action", "action": {"action": "draw"}, "version": float(version)},
+                {"type": "action", "action": {"action": "draw"}, "version": str(version)},
+                {"type": "hand_over", "seat": "1"},
+                {"type": "hand_over", "seat": True},
+                {"type": "hand_over", "seat": 1.0},
+                {"type": "hand_over", "seat": mover.seat, "agent": 5},
+            ]
+            for msg in bad:
+                mover.send(**msg)
+                e = mover.error()
+                assert e["code"] == "bad_message", (msg, e)
+                mover.ping()
+            mover.send(type=1)
+            assert mover.error()["code"] == "unknown_type"
+            mover.send(type="action", action={"action": "draw"}, token=7)
+            assert mover.error()["code"] == "bad_token"
+            t = c.get(f"/api/tables/{tid}").json()
+            assert t["version"] == version and [s["kind"] for s in t["seats"]] == ["human", "human"]
+            mover.send(type="action", action={"action": "draw"}, version=version, id="ok")
+            assert mover.until(lambda m: m["type"] == "state" and m.get("id") == "ok")["version"] == version + 1
+
+
 # ----- WebSocket ------------------------------------------------------------------------------------------
 def test_every_bad_message_is_refused_and_connection_survives(client: TestClient) -> None:
     made = create(client)

@@ -46,6 +46,86 @@ def test_connect_plays_a_seat_to_the_end(tmp_path: Path, server_factory: Any) ->
     )
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
-    assert result["seat"] == 1 and len(result["scores"]) == 3
+    assert result["outcome"] == "finished" and result["seat"] == 1 and len(result["scores"]) == 3
     rec = httpx.get(server.url + f"/api/tables/{tid}/record").json()
     assert rec["seats"][1] == "Botty" and replay_record(rec).valid
+
+
+BROKEN = Path(__file__).with_name("broken_bot.py")
+
+
+def _open_table(server: Any) -> tuple[str, str]:
+    """A table with Ann at seat 0 (her seat handed to a computer player), seat 1 open and a
+    computer at seat 2; returns ``(table_id, Ann's token)``."""
+    made = httpx.post(server.url + "/api/tables", json={
+        "name": "Ann", "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "computer", "agent": "easy"}]}).json()
+    tid = made["table"]["id"]
+    ann = WS(SyncSession(f"{server.ws}/ws/tables/{tid}"), 0)
+    ann.hello(made["token"])
+    ann.send(type="hand_over", seat=0, agent="greedy")
+    ann.until(lambda m: m.get("seats") and m["seats"][0]["kind"] == "computer")
+    ann.s.close()
+    return tid, made["token"]
+
+
+def test_connect_starts_the_engine_before_taking_a_seat(tmp_path: Path, server_factory: Any,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """An engine that cannot start (missing program, empty command, garbage at hello) and a
+    bad --fallback: exit 2 and the seat stays open (nothing was joined)."""
+    server = server_factory(f"sqlite:///{tmp_path / 'c.db'}").start()
+    tid, ann_token = _open_table(server)
+    link = f"{server.url}/table/{tid}"
+    cases = [
+        (["--engine", "/nonexistent/prog", "--fallback", "random"], "start"),
+        (["--engine", "", "--fallback", "random"], None),
+        (["--engine", f"{sys.executable} {BROKEN} garbage-hello"], "malformed"),
+        (["--engine", f"{sys.executable} {BOT}", "--fallback", "oracle"], None),  # not offered to people
+        (["--engine", f"{sys.executable} {BOT}", "--fallback", "nobody"], None),
+    ]
+    for extra, kind in cases:
+        capsys.readouterr()
+        assert main(["connect", link, "--name", "Botty", "--json", *extra]) == 2, extra
+        out, err = capsys.readouterr()
+        assert "coloretto connect: error:" in err and "seated at table" not in err, (extra, err)
+        if kind is not None:  # the engine was tried: the JSON outcome says so
+            report = json.loads(out)
+            assert report["outcome"] == "engine_failed" and report["joined"] is False, report
+            assert report["failure"]["kind"] == kind and report["hand_over"] is None, report
+            assert "not joined" in err
+        table = httpx.get(f"{server.url}/api/tables/{tid}").json()
+        assert table["status"] == "open" and table["seats"][1]["kind"] == "open", (extra, table["seats"])
+    # with --token (a seat already held) the handshake comes before any decision; a failed
+    # one leaves the seat as it was
+    capsys.readouterr()
+    assert main(["connect", link, "--token", ann_token, "--engine", "/nonexistent/prog", "--json"]) == 2
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert report["seat"] == 0 and report["joined"] is True and report["hand_over"] is None, report
+    assert report["failure"]["kind"] == "start" and "seat left as it was" in err
+    table = httpx.get(f"{server.url}/api/tables/{tid}").json()
+    assert table["status"] == "open" and [s["kind"] for s in table["seats"]] == ["computer", "open", "computer"]
+
+
+def test_connect_hands_the_seat_over_when_the_engine_fails_mid_game(
+        tmp_path: Path, server_factory: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """The engine answers hello, then dies at its first decision: the seat goes to --fallback,
+    the game goes on to its end, --json reports the failure and the hand-over, exit 1."""
+    server = server_factory(f"sqlite:///{tmp_path / 'c.db'}").start()
+    tid, _ = _open_table(server)
+    watch = WS(SyncSession(f"{server.ws}/ws/tables/{tid}"))
+    watch.hello()
+    code = main(["connect", f"{server.url}/table/{tid}", "--engine", f"{sys.executable} {BROKEN} exit-on-decide",
+                 "--name", "Botty", "--fallback", "greedy", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 1, err
+    report = json.loads(out)
+    assert report["outcome"] == "engine_failed" and report["table"] == tid and report["seat"] == 1, report
+    assert report["joined"] is True and report["failure"]["kind"] == "exited", report
+    assert report["hand_over"] == {"agent": "greedy", "done": True, "error": None}, report
+    assert report["table_url"] == f"{server.url}/table/{tid}" and report["result"] is None
+    assert "handing seat 1 to greedy" in err
+    seat = httpx.get(f"{server.url}/api/tables/{tid}").json()["seats"][1]
+    assert seat["kind"] == "computer" and seat["agent"] == "greedy" and seat["handed_over"] and seat["name"] == "Botty"
+    end = watch.until(lambda m: m["type"] == "state" and m["status"] == "finished")
+    assert len(end["result"]["scores"]) == 3
+    watch.s.close()

@@ -19,7 +19,7 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -40,9 +40,16 @@ MAX_BODY = 16 * 1024
 
 
 # ----- request bodies (also the OpenAPI schema) --------------------------------------------------
+STRICT = ConfigDict(strict=True, extra="forbid")
+"""Request bodies take JSON values of exactly the documented type (no ``"0"`` for 0, no
+``"yes"`` or 1 for true, no 1.0 for 1) and no unknown fields: anything else is a 400
+``bad_request`` naming the field (docs/web-api.md, "Errors")."""
+
+
 class SeatSpec(BaseModel):
     """One seat of a new table."""
 
+    model_config = STRICT
     kind: Literal["human", "computer"] = Field(description="'human' (a person or program joins) or 'computer'")
     agent: str | None = Field(None, description="computer player (see /api/options agents); default medium")
 
@@ -50,6 +57,7 @@ class SeatSpec(BaseModel):
 class CreateTable(BaseModel):
     """``POST /api/tables`` body (docs/web-api.md)."""
 
+    model_config = STRICT
     name: str | None = Field(None, description="the creator's player name (required with a human seat)")
     seats: list[SeatSpec] = Field(description="2 to 5 seats")
     seat: int | None = Field(None, description="the creator's seat (default: first human seat)")
@@ -63,6 +71,7 @@ class CreateTable(BaseModel):
 class JoinTable(BaseModel):
     """``POST /api/tables/{id}/join`` body."""
 
+    model_config = STRICT
     name: str
     seat: int | None = None
 
@@ -74,6 +83,10 @@ class SeatGranted(BaseModel):
     seat: int | None
     token: str | None
     ws_url: str
+
+
+class StartupError(RuntimeError):
+    """The server could not start (e.g. its database cannot be opened); the message says why."""
 
 
 def error_body(code: str, message: str) -> dict[str, Any]:
@@ -131,7 +144,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await hub.start()
+        try:
+            await hub.start()
+        except Exception as exc:  # noqa: BLE001 - any start-up failure: say what, not a long traceback
+            what = " ".join(str(exc).split())
+            try:
+                await hub.stop()
+            except Exception as stop_exc:  # noqa: BLE001 - already failing; the first error is the one to report
+                log.debug("stopping after a failed start: %s", stop_exc)
+            raise StartupError(f"cannot start: {what}") from None
         try:
             yield
         finally:

@@ -235,8 +235,8 @@ class Hub:
         if not 2 <= n <= 5:
             raise Problem("bad_request", f"a table has 2 to 5 seats, not {n}")
         rules = dict(rules)
-        if "players" in rules and rules["players"] != n:
-            raise Problem("bad_rules", f"rules.players is {rules['players']!r} but there are {n} seats")
+        if "players" in rules and (type(rules["players"]) is not int or rules["players"] != n):
+            raise Problem("bad_rules", f"rules.players must be the number of seats, the integer {n}, not {rules['players']!r}")
         rules["players"] = n
         try:
             if preset is not None:

@@ -81,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         raise UsageError(f"--database-url: {exc}") from None
+    _check_database(settings.database_url)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app(settings)
     uvicorn.run(
@@ -88,3 +89,27 @@ def run(args: argparse.Namespace) -> int:
         ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20, lifespan="on",
     )
     return 0
+
+
+def _check_database(url: str) -> None:
+    """Open and close one connection, so an unusable ``--database-url`` is a clear usage
+    error (exit 2) instead of a server start-up traceback. The URL itself is not echoed
+    (it may hold a password).
+
+    Raises:
+        UsageError: the database cannot be opened.
+    """
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ..server.db import make_engine
+    from .main import UsageError
+
+    engine = make_engine(url)
+    try:
+        with engine.connect():
+            pass
+    except SQLAlchemyError as exc:
+        detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise UsageError(f"cannot open the database given by --database-url: {detail}") from None
+    finally:
+        engine.dispose()

@@ -52,7 +52,8 @@ def make_agent(spec: str, seed: int = 0, budget: Budget | None = None) -> Agent:
         return agent
     if spec in DIFFICULTIES:
         name, level_budget = DIFFICULTIES[spec]
-        return make_agent(name, seed, budget or level_budget)
+        explicit = budget is not None and (budget.iterations is not None or budget.seconds is not None)
+        return make_agent(name, seed, budget if explicit else level_budget)
     if spec not in REGISTRY:
         raise ConfigurationError(f"unknown agent {spec!r}; known: {', '.join(AGENT_NAMES)}, cmd:COMMAND")
     module_name, cls_name = REGISTRY[spec].split(":")

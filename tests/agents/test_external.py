@@ -129,6 +129,8 @@ def test_default_time_ms() -> None:
         ("malformed", "malformed", "not a JSON line"),
         ("wrongtype", "malformed", '"type": "action"'),
         ("illegal", "illegal", "not among the legal actions"),
+        ("farrow", "illegal", '{"action": "take", "row": 99} is not among the legal actions'),
+        ("negrow", "malformed", "non-negative integer 'row'"),
         ("noready", "malformed", "ready"),
     ],
 )

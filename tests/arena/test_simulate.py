@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import sys
 import types
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from coloretto.agents import Budget
 from coloretto.arena import simulate as sim
 from coloretto.arena.simulate import (
     ENGINE_PATH,
@@ -19,7 +21,8 @@ from coloretto.arena.simulate import (
     play_game,
     simulate,
 )
-from coloretto.engine import Rules, hash_seed, replay
+from coloretto.arena.stats import summarize_seats
+from coloretto.engine import ConfigurationError, Rules, hash_seed, replay
 
 SPECS = ["greedy", "random", "random", "random"]
 RULES = Rules(players=4)
@@ -132,3 +135,53 @@ def test_batch_fast_path_skipped_when_unsupported(monkeypatch: pytest.MonkeyPatc
     assert path == ENGINE_PATH and "does not support" in note
     monkeypatch.setattr(sim, "fast_batch_module", lambda: None)
     assert choose_path(RULES, SPECS) == (ENGINE_PATH, "fast core not installed")
+
+
+MINI = Path(__file__).resolve().parents[1] / "agents" / "engines" / "mini_engine.py"
+
+
+def engine_spec(mode: str) -> str:
+    return f"cmd:{sys.executable} {MINI} {mode}"
+
+
+def test_failing_engine_forfeits_its_games_and_the_run_goes_on(tmp_path: Path) -> None:
+    specs = [engine_spec("crash"), "greedy", "random"]
+    rules = Rules(players=3)
+    out = tmp_path / "records"
+    res = simulate(rules, specs, 3, seed=1, budget=Budget(seconds=0.05), save_dir=out)
+    assert res.on_engine_failure == "forfeit"
+    assert res.forfeits == [0, 0, 0] and len(res.scores) == 3
+    assert [(f["game"], f["seat"], f["kind"], f["handling"]) for f in res.failures] == [
+        (g, 0, "exited", "forfeit") for g in range(3)
+    ]
+    seats = summarize_seats(specs, res.scores, res.forfeits)
+    assert seats[0].win_share.mean == 0.0 and seats[0].rank.mean == 3.0
+    assert seats[1].win_share.mean + seats[2].win_share.mean == pytest.approx(1.0)
+    for f, scores in zip(sorted(out.iterdir()), res.scores):  # records up to the forfeit
+        rep = replay(json.loads(f.read_text()))
+        assert rep.valid and not rep.finished and rep.game is not None
+        assert rep.game.state.totals() == scores
+    two = simulate(rules, specs, 3, seed=1, budget=Budget(seconds=0.05), workers=2)
+    assert two.scores == res.scores and two.forfeits == res.forfeits
+    assert [f["game"] for f in two.failures] == [0, 1, 2]
+
+
+def test_fallback_agent_finishes_the_games() -> None:
+    specs = [engine_spec("farrow"), "greedy"]
+    res = simulate(
+        Rules(players=2), specs, 2, seed=3, budget=Budget(seconds=0.5),
+        on_engine_failure="fallback:random",
+    )
+    assert res.forfeits == [None, None]
+    assert [(f["kind"], f["handling"]) for f in res.failures] == [("illegal", "fallback:random")] * 2
+    # the fallback agent is seeded per game and seat: the same run gives the same games
+    again = simulate(
+        Rules(players=2), specs, 2, seed=3, budget=Budget(seconds=0.5),
+        on_engine_failure="fallback:random",
+    )
+    assert again.scores == res.scores
+
+
+def test_bad_failure_policy_raises() -> None:
+    with pytest.raises(ConfigurationError, match="forfeit"):
+        simulate(RULES, SPECS, 1, seed=1, on_engine_failure="shrug")

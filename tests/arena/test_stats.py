@@ -88,3 +88,15 @@ def test_summaries_reject_bad_input() -> None:
         summarize_seats(["a", "b"], [])
     with pytest.raises(ValueError, match="game 1"):
         summarize_agents(["a", "b"], [[1, 2], [1, 2, 3]])
+
+
+def test_game_outcome_with_a_forfeit() -> None:
+    from coloretto.arena.stats import game_outcome
+
+    assert game_outcome([10, 12, 12, 3]) == (win_shares([10, 12, 12, 3]), ranks([10, 12, 12, 3]))
+    # seat 1 forfeits: it is last with share 0; the others are ranked among themselves
+    assert game_outcome([10, 30, 12, 12], forfeit=1) == ([0.0, 0.0, 0.5, 0.5], [3, 4, 1, 1])
+    seats = summarize_seats(["a", "b"], [[5, 9], [5, 9]], forfeits=[1, None])
+    assert seats[1].win_share.mean == 0.5 and seats[1].rank.mean == 1.5
+    with pytest.raises(ValueError, match="forfeit entries"):
+        summarize_seats(["a", "b"], [[5, 9]], forfeits=[None, None])

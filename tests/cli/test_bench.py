@@ -79,14 +79,32 @@ def test_cli_playout_without_limit_json(capsys: pytest.CaptureFixture[str]) -> N
     assert "--no-limit" in report["limit_note"]
 
 
-def test_cli_playout_states_a_missing_limit_c(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_cli_playout_states_a_missing_default_limit_c(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    missing = tmp_path / "nowhere" / "limit.c"
-    assert main(["bench", "playout", "--games", "2", "--limit-c", str(missing)]) == 0
+    """Only the default location may be absent: the figures come without a ratio."""
+    monkeypatch.delenv(bench.LIMIT_C_ENV, raising=False)
+    monkeypatch.setattr(bench, "LIMIT_C_RELATIVE", Path("no-such-dir") / "limit.c")
+    monkeypatch.chdir(tmp_path)
+    assert main(["bench", "playout", "--games", "2"]) == 0
     out = capsys.readouterr().out
     assert "games_per_s=" in out
-    assert "not found" in out and "no ratio" in out
+    assert "not found" in out and "no ratio" in out and bench.LIMIT_C_ENV in out
+
+
+def test_cli_playout_refuses_a_given_limit_c_that_is_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    missing = tmp_path / "nowhere" / "limit.c"
+    monkeypatch.delenv(bench.LIMIT_C_ENV, raising=False)
+    assert main(["bench", "playout", "--games", "2", "--limit-c", str(missing)]) == 2
+    captured = capsys.readouterr()
+    assert f"--limit-c {missing}: no such file" in captured.err and captured.out == ""
+    monkeypatch.setenv(bench.LIMIT_C_ENV, str(missing))
+    assert main(["bench", "playout", "--games", "2"]) == 2
+    assert f"{bench.LIMIT_C_ENV}={missing}: no such file" in capsys.readouterr().err
+    # --no-limit looks for no file at all
+    assert main(["bench", "playout", "--games", "2", "--no-limit", "--limit-c", str(missing)]) == 0
 
 
 def test_cli_playout_three_players_has_no_limit_ratio(capsys: pytest.CaptureFixture[str]) -> None:
@@ -140,6 +158,47 @@ def test_limit_c_is_compiled_run_and_parsed(
         run_limit_c(broken, 4, 10)
 
 
+ROUNDED_LIMIT = r"""
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    int games = atoi(argv[2]);
+    /* seconds printed as coarsely as a real run of a fraction of a second can be */
+    printf("players=%d games=%d seconds=1.000 games_per_s=2000 mean_winner_score=27.00\n",
+           atoi(argv[1]), games);
+    return 0;
+}
+"""
+
+
+@pytest.mark.skipif(not HAS_CC, reason="no C compiler on this machine")
+def test_limit_rate_comes_from_its_printed_rates_and_the_environment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """limit.c's rate is its own printed games_per_s (not games over rounded seconds), and
+    $COLORETTO_LIMIT_C names the file when --limit-c is not given."""
+    source = tmp_path / "rounded.c"
+    source.write_text(ROUNDED_LIMIT)
+    monkeypatch.setenv(bench.LIMIT_C_ENV, str(source))
+    assert bench.find_limit_c() == source and bench.find_limit_c("x.c") == Path("x.c")
+    argv = ["bench", "playout", "--games", "2", "--limit-games", "500", "--json"]
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["limit_runs_games_per_s"] == [2000, 2000]
+    assert report["limit_games_per_s"] == pytest.approx(2000)  # not 500 games / 2.000 s
+    assert report["ratio"] == pytest.approx(report["games_per_s"] / 2000)
+
+
+def test_limit_halves_combine_from_printed_rates_not_rounded_seconds() -> None:
+    # 50000 games at 177951/s take 0.28098 s (printed 0.281), at 180064/s 0.27768 s (0.278)
+    a = {"games": 50_000, "seconds": 0.281, "games_per_s": 177_951.0, "mean_winner_score": 27.0}
+    b = {"games": 50_000, "seconds": 0.278, "games_per_s": 180_064.0, "mean_winner_score": 27.2}
+    both = bench._combine(a, b)
+    exact = 100_000 / (50_000 / 177_951 + 50_000 / 180_064)
+    assert both["games_per_s"] == pytest.approx(exact, rel=1e-12)
+    assert 177_951 < both["games_per_s"] < 180_064
+
+
 def test_fast_without_fast_core_exits_2(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -178,6 +237,10 @@ def test_fast_reports_the_fast_core(
         ["playout", "--players", "1"],
         ["playout", "--limit-games", "0"],
         ["score", "--seconds", "0"],
+        ["score", "--seconds", "inf"],
+        ["score", "--seconds", "nan"],
+        ["score", "--seconds", "-1"],
+        ["score", "--seconds", "3601"],
     ],
 )
 def test_bad_input_exits_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

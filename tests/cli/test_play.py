@@ -323,6 +323,12 @@ def test_q_saves_and_quits(tmp_path: Path) -> None:
         (["--removed-colors", "purple", "--players", "3"], "purple"),
         (["--resume", "missing.json"], "cannot read"),
         (["--resume", "x.json", "--players", "3"], "--players"),
+        (["--opponents", "cmd:"], "empty command"),
+        (["--opponents", "random,cmd: ,random"], "empty command"),
+        (["--save", ""], "--save needs a file name"),
+        (["--name", ""], "--name must not be empty"),
+        (["--hint-budget=-1s"], "positive"),
+        (["--hint-budget=0ms"], "positive"),
     ],
 )
 def test_bad_options_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
@@ -366,3 +372,98 @@ def test_resume_finished_game_shows_result(tmp_path: Path) -> None:
     proc = run_cli("play", "--resume", str(save), cwd=tmp_path)
     assert proc.returncode == 0
     assert "The game is over." in proc.stdout
+
+
+def _play_piped(tmp_path: Path, *args: str, answers: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(  # noqa: PLW1510 (the exit status is asserted)
+        [sys.executable, "-m", "coloretto.cli.main", "play", *args],
+        input=answers,
+        cwd=str(tmp_path),
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_save_never_overwrites_an_existing_file(tmp_path: Path) -> None:
+    other = tmp_path / "notes.json"
+    other.write_text("precious")
+    proc = run_cli("play", "--opponents", "random", "--save", str(other), cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "exists" in proc.stderr and "never overwritten" in proc.stderr
+    assert other.read_text() == "precious"
+    # a finished game's record is not replaced by a new game either
+    answers = "\n".join(itertools.islice(itertools.cycle(["1", "2", "3", "4", "d"]), 3000))
+    done = _play_piped(tmp_path, "--opponents", "random", "--seed", "2", "--save", "f.json", answers=answers)
+    assert done.returncode == 0, done.stderr
+    finished = (tmp_path / "f.json").read_text()
+    again = _play_piped(tmp_path, "--opponents", "random", "--seed", "3", "--save", "f.json")
+    assert again.returncode == 2 and "exists" in again.stderr
+    assert (tmp_path / "f.json").read_text() == finished
+    # resuming may update the resumed file (same file, also under another spelling) ...
+    same = _play_piped(tmp_path, "--resume", "f.json", "--save", "./f.json")
+    assert same.returncode == 0, same.stderr
+    # ... but not write over a different existing file
+    moved = _play_piped(tmp_path, "--resume", "f.json", "--save", str(other))
+    assert moved.returncode == 2 and "exists" in moved.stderr
+    assert other.read_text() == "precious"
+
+
+def test_default_record_names_are_unique(tmp_path: Path) -> None:
+    from coloretto.cli.play import _reserve_default
+
+    unit = tmp_path / "unit"
+    unit.mkdir()
+    first = _reserve_default(unit, "20250101-120000")
+    second = _reserve_default(unit, "20250101-120000")
+    third = _reserve_default(unit, "20250101-120000")
+    assert [first.name, second.name, third.name] == [
+        "coloretto-20250101-120000.json",
+        "coloretto-20250101-120000-2.json",
+        "coloretto-20250101-120000-3.json",
+    ]
+    # End to end: every default name of the next minute is taken, so the game must add a
+    # suffix instead of replacing the file of an earlier game of the same second.
+    import datetime as dt
+
+    now = dt.datetime.now()
+    taken = {}
+    for k in range(60):
+        stamp = (now + dt.timedelta(seconds=k)).strftime("%Y%m%d-%H%M%S")
+        path = tmp_path / f"coloretto-{stamp}.json"
+        path.write_text(f"earlier game {k}")
+        taken[path] = f"earlier game {k}"
+    proc = _play_piped(tmp_path, "--opponents", "random", "--seed", "1")
+    assert proc.returncode == 1, proc.stderr  # the input ended: saved
+    for path, text in taken.items():
+        assert path.read_text() == text
+    (saved,) = [p for p in tmp_path.glob("coloretto-*-2.json")]
+    assert replay(json.loads(saved.read_text())).valid
+    assert saved.name in proc.stdout
+
+
+def test_resume_refuses_human_seats_that_are_not_seats(tmp_path: Path) -> None:
+    proc = _play_piped(tmp_path, "--opponents", "random", "--seed", "1", "--save", "g.json")
+    assert proc.returncode == 1
+    rec = json.loads((tmp_path / "g.json").read_text())
+    for bad in ([7], [], [0, 0], "0", [True]):
+        rec["human_seats"] = bad
+        (tmp_path / "h.json").write_text(json.dumps(rec))
+        resumed = _play_piped(tmp_path, "--resume", "h.json")
+        assert resumed.returncode == 2, (bad, resumed.stdout)
+        assert "human_seats" in resumed.stderr
+
+
+def test_resume_without_a_seed_does_not_invent_one(tmp_path: Path) -> None:
+    proc = _play_piped(tmp_path, "--opponents", "random", "--seed", "5", "--save", "g.json")
+    assert proc.returncode == 1 and "Seed: 5" in proc.stdout
+    rec = json.loads((tmp_path / "g.json").read_text())
+    assert rec["seed"] == 5
+    del rec["seed"]
+    (tmp_path / "n.json").write_text(json.dumps(rec))
+    resumed = _play_piped(tmp_path, "--resume", "n.json")
+    assert resumed.returncode == 1, resumed.stderr
+    assert "Resuming after" in resumed.stdout
+    assert "Seed" not in resumed.stdout
+    assert "seed" not in json.loads((tmp_path / "n.json").read_text())

@@ -160,3 +160,27 @@ def test_docs_example_replays_as_documented(
     wrong_seat["actions"][2]["seat"] = 0
     rc, out = run_json(capsys, write(tmp_path, wrong_seat))
     assert rc == 1 and out["action_index"] == 2
+
+
+@pytest.mark.parametrize("command", ["replay", "show", "analyze", "play --resume", "perft --depth 1"])
+def test_unusable_json_is_a_usage_error_for_every_reader(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """A number past Python's 4300-digit limit or JSON nested past the reader's depth: exit 2
+    with a message, no traceback (``read_record_file`` serves every command)."""
+    rec = finished_record(seed=2)
+    text = json.dumps(rec).replace('"first_player": ', '"first_player": ' + "7" * 5000 + ", \"x\": ", 1)
+    big = write(tmp_path, text, "big.json")
+    deep = write(tmp_path, "[" * 100_000 + "]" * 100_000, "deep.json")
+    argv = command.split()
+    assert main([*argv, big]) == 2
+    assert "a number in it is too large" in capsys.readouterr().err
+    assert main([*argv, deep]) == 2
+    assert "nested too deeply" in capsys.readouterr().err
+
+
+def test_a_missing_row_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rec = finished_record(seed=7)
+    rec["actions"][0]["row"] = -1
+    rc, out = run_json(capsys, write(tmp_path, rec))
+    assert rc == 1 and out["error"] == "draw entry: row -1 does not exist (rows 0 to 3)"

@@ -131,6 +131,15 @@ def test_text_output_explains(capsys: pytest.CaptureFixture[str]) -> None:
         (["joker=1", "joker=1"], "given twice"),
         ([f"c{i}=1" for i in range(8)], "at most 7"),
         (["joker=3", "golden_joker=1"], "jokers"),
+        (["golden_joker=2"], "one golden joker"),
+        (["green=10"], "a colour has 9 cards"),
+        (["Rot=4", "bleu=12"], "a colour has 9 cards"),
+        (["green=" + "9" * 5000], "a colour has 9 cards"),
+        (["plus2=11"], '10 "+2" cards'),
+        (["plus2=1000"], '10 "+2" cards'),
+        (["joker=4"], "at most 3 jokers"),
+        (["green=3", "last_round=1"], "Last Round card never scores"),
+        (["Last_Round=0"], "Last Round card never scores"),
         (["--extra", "first_out_draws", "green=1"], "not a scoring card"),
         (["--extra", "nonsense"], "not an Extrakarten scoring card"),
         (["--bogus", "green=1"], "unrecognized arguments"),
@@ -158,3 +167,9 @@ def test_console_script() -> None:
     )
     assert bad.returncode == 2
     assert "green=many" in bad.stderr
+
+
+def test_the_largest_possible_counts_are_accepted(capsys: pytest.CaptureFixture[str]) -> None:
+    data = score_json(["green=9", "yellow=09", "plus2=10", "golden_joker=1", "joker=2"], capsys)
+    assert data["plus2"] == 20 and data["counts"]["green"] == 9
+    assert data["total"] == 21 + 21 + 6 + 20  # the jokers start a third colour (3 cards: 6)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,13 @@ def no_fast_core(monkeypatch: pytest.MonkeyPatch) -> None:
         (["--preset", "nonsense"], "unknown preset"),
         (["--players", "6", "--agents", "random,random,random,random,random,random"], "players"),
         (["--budget", "fast"], "budget"),
+        (["--budget=-1s"], "positive, finite number of seconds"),
+        (["--budget=0ms"], "positive, finite number of seconds"),
+        (["--games", "100000000000000000000"], "--games must be at most 1,000,000,000"),
+        (["--games", "1000000001"], "--games must be at most"),
+        (["--on-engine-failure", "shrug"], "use 'forfeit' or 'fallback:AGENT'"),
+        (["--on-engine-failure", "fallback:nobody"], "unknown agent 'nobody'"),
+        (["--save-records", ""], "--save-records needs a directory name"),
     ],
 )
 def test_bad_input_exits_2(
@@ -119,3 +127,44 @@ def test_default_seed_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
     report = json.loads(capsys.readouterr().out)
     assert isinstance(report["seed"], int)
     assert report["by_agent"][0]["seats"] == [0, 1]
+
+
+def test_save_records_under_a_file_is_refused_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    for target in (blocker / "games", blocker / "a" / "b", blocker):
+        assert main(["simulate", "--games", "3", "--save-records", str(target)]) == 2
+        captured = capsys.readouterr()
+        assert "--save-records" in captured.err and captured.out == ""
+    assert blocker.read_text() == "x"
+
+
+MINI = Path(__file__).resolve().parents[1] / "agents" / "engines" / "mini_engine.py"
+
+
+def test_engine_failures_are_reported_and_the_run_completes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    crash = f"cmd:{sys.executable} {MINI} crash"
+    argv = ["simulate", "--agents", f"{crash},random,random,random", "--games", "2", "--seed", "1"]
+    assert main([*argv, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 2 and report["on_engine_failure"] == "forfeit"
+    assert report["forfeited_games"] == [0, 1]
+    assert [(f["game"], f["seat"], f["kind"]) for f in report["failures"]] == [
+        (0, 0, "exited"),
+        (1, 0, "exited"),
+    ]
+    assert report["seats"][0]["forfeits"] == 2 and report["seats"][1]["forfeits"] == 0
+    assert report["seats"][0]["win_share"]["mean"] == 0.0
+    assert report["seats"][0]["mean_rank"]["mean"] == 4.0
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "2 engine failure(s), policy forfeit; 2 game(s) forfeited" in text
+    assert "game 1 seat 0" in text and "exited" in text
+    assert main([*argv, "--on-engine-failure", "fallback:random", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["forfeited_games"] == [] and len(report["failures"]) == 2
+    assert {f["handling"] for f in report["failures"]} == {"fallback:random"}

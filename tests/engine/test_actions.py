@@ -36,7 +36,8 @@ def test_json_round_trip() -> None:
 @pytest.mark.parametrize(
     "bad",
     [
-        [], "draw", {"action": "discard"}, {"action": "take"}, {"action": "take", "row": 6},
+        [], "draw", {"action": "discard"}, {"action": "take"}, {"action": "take", "row": -1},
+        {"action": "place", "row": -6}, {"action": "take", "row": 2.0},
         {"action": "place", "row": "1"}, {"action": "place", "row": True},
         {"action": "choose_start", "color": "red"}, {"action": "choose_start"},
     ],
@@ -62,3 +63,30 @@ def test_checked_code_rejects_what_encode_would_misread() -> None:
                 Action("draw", 0), Action("fly", 0), 20, -1, True, "draw", None):
         with pytest.raises(ValueError):
             A.checked_code(bad)
+
+
+def test_any_non_negative_row_parses_but_has_no_code() -> None:
+    """A row the table lacks is well-formed (an illegal action, not a malformed one), and it
+    can never pass for another action through its integer code."""
+    far = Action.from_json({"action": "take", "row": 99})
+    assert far == Action("take", 99) and far.to_json() == {"action": "take", "row": 99}
+    huge = Action.from_json({"action": "place", "row": 10**20})
+    assert huge.row == 10**20
+    # place row 6 would encode as 7 = take row 0; take row 13 as 20 (no action)
+    for bad in (Action("place", 6), Action("take", 6), far, huge, Action("choose_start", 7)):
+        with pytest.raises(ValueError, match="not an action"):
+            bad.code  # noqa: B018 (the property raises)
+        with pytest.raises(ValueError):
+            encode(bad)
+
+
+def test_a_row_beyond_the_table_is_illegal_not_aliased() -> None:
+    from coloretto.engine import IllegalActionError, Rules, new_game
+
+    st = new_game(Rules(players=4), 3)
+    before = st.to_dict()
+    for action in (Action("take", 99), Action("place", 6), Action("take", 10**20)):
+        assert action not in st.legal_actions()
+        with pytest.raises(IllegalActionError):
+            st.apply(action)
+    assert st.to_dict() == before

@@ -189,3 +189,70 @@ def test_choose_mode_record_keeps_the_shuffle_seed() -> None:
     res = replay(json.loads(json.dumps(rec)))
     assert res.valid and res.game is not None
     assert res.game.state.pile == game.state.pile
+
+
+def _four_player_record() -> dict:
+    game = play_random(Rules(players=4), 7, stop=12)
+    return json.loads(json.dumps(game.to_record()))
+
+
+@pytest.mark.parametrize("row", [-1, 4, 7, 10**20])
+def test_a_row_the_table_lacks_is_named_in_the_error(row: int) -> None:
+    rec = _four_player_record()
+    draw = next(i for i, e in enumerate(rec["actions"]) if e["action"] == "draw")
+    rec["actions"][draw]["row"] = row
+    res = replay(rec)
+    assert not res.valid and res.action_index == draw
+    assert res.error == f"draw entry: row {row} does not exist (rows 0 to 3)"
+    rec = _four_player_record()
+    take = next(i for i, e in enumerate(rec["actions"]) if e["action"] == "take")
+    rec["actions"][take]["row"] = row
+    res = replay(rec)
+    assert not res.valid and res.action_index == take
+    assert res.error == f"take entry: row {row} does not exist (rows 0 to 3)"
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    ("place", "index"),
+    [
+        (lambda r, v: r["rules"].update(players=v), None),
+        (lambda r, v: r["setup"].update(first_player=v), None),
+        (lambda r, v: r["setup"].update(removed_colors=[v]), None),
+        (lambda r, v: r["actions"][0].update(card=v), 0),
+        (lambda r, v: r["actions"][1].update(seat=v), 1),
+    ],
+)
+def test_deeply_nested_values_are_invalid_not_a_crash(place: object, index: int | None) -> None:
+    rec = json.loads((RECORDS / "legal_2p_round.json").read_text())
+    place(rec, _nested(100_000))  # type: ignore[operator]
+    res = replay(rec)
+    assert not res.valid and res.action_index == index
+    assert res.error == "a value in the record is nested too deeply"
+    with pytest.raises(InvalidRecordError):
+        load_game(rec)
+
+
+def test_setup_with_both_draw_pile_and_shuffle_seed_is_invalid() -> None:
+    rec = json.loads((RECORDS / "legal_2p_round.json").read_text())
+    assert rec["setup"]["draw_pile"] is not None
+    rec["setup"]["shuffle_seed"] = 5
+    res = replay(rec)
+    assert not res.valid and res.action_index is None
+    assert "both draw_pile and shuffle_seed" in (res.error or "")
+
+
+def test_seats_null_is_invalid_but_missing_seats_default() -> None:
+    rec = json.loads((RECORDS / "legal_2p_round.json").read_text())
+    rec["seats"] = None
+    res = replay(rec)
+    assert not res.valid and res.error == "seats must be a list of names"
+    del rec["seats"]
+    res = replay(rec)
+    assert res.valid and res.game is not None and res.game.seats == ["seat 0", "seat 1"]

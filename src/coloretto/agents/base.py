@@ -7,6 +7,7 @@ games replay exactly) and accepts a ``Budget`` (iterations and/or seconds per de
 
 from __future__ import annotations
 
+import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -35,23 +36,30 @@ class Budget:
         """Parse ``"0.5s"``, ``"500ms"``, ``"2000"`` / ``"2000it"`` (iterations) or ``None``.
 
         Raises:
-            ValueError: unreadable text (the message shows the accepted forms).
+            ValueError: unreadable text (the message shows the accepted forms), or a time
+                that is not a positive finite number of seconds (``"0ms"``, ``"-1s"``,
+                ``"nans"``, ``"infs"``), or iterations that are not positive.
         """
         if text is None or text == "":
             return cls()
         t = text.strip().lower()
+        seconds: float | None = None
         try:
             if t.endswith("ms"):
-                return cls(seconds=float(t[:-2]) / 1000.0)
-            if t.endswith("s"):
-                return cls(seconds=float(t[:-1]))
-            t = t.removesuffix("it")
-            value = int(t)
+                seconds = float(t[:-2]) / 1000.0
+            elif t.endswith("s"):
+                seconds = float(t[:-1])
+            else:
+                value = int(t.removesuffix("it"))
         except ValueError:
             raise ValueError(f"budget {text!r}: use seconds ('0.5s', '500ms') or iterations ('2000')") from None
-        if value <= 0:
-            raise ValueError(f"budget {text!r}: iterations must be positive")
-        return cls(iterations=value)
+        if seconds is None:
+            if value <= 0:
+                raise ValueError(f"budget {text!r}: iterations must be positive")
+            return cls(iterations=value)
+        if not (math.isfinite(seconds) and seconds > 0):
+            raise ValueError(f"budget {text!r}: the time must be a positive, finite number of seconds")
+        return cls(seconds=seconds)
 
 
 class Agent(ABC):

@@ -19,8 +19,10 @@ Host behaviour, as documented for engine authors:
   terminated, then killed.
 
 A malformed line, an action not among the legal ones, a late answer or an exited program
-raises ``EngineFailure`` naming the seat and the kind of failure; the engine process is then
-stopped (a later ``reset`` starts a fresh one). Reading happens on a background thread with
+raises ``EngineFailure`` naming the seat and the kind of failure ("malformed": not a JSON
+object of the expected shape, e.g. a negative or non-integer row; "illegal": a well-formed
+action that is not among the legal ones, e.g. ``{"action": "take", "row": 99}``); the
+engine process is then stopped (a later ``reset`` starts a fresh one). Reading happens on a background thread with
 timeouts, so the host never hangs on an engine.
 """
 
@@ -204,7 +206,9 @@ class ExternalAgent(Agent):
         try:
             action = Action.from_json(answer["action"])
         except (ValueError, TypeError, KeyError) as exc:
-            self._fail("malformed", f"not a valid action: {exc}")
+            self._fail("malformed", f"not a valid action: {_short(str(exc))}")
+        except RecursionError:
+            self._fail("malformed", "not a valid action: nested too deeply")
         if action not in legal:
             self._fail(
                 "illegal",
@@ -369,8 +373,10 @@ class ExternalAgent(Agent):
             self._fail("malformed", f"answer line longer than {MAX_LINE_BYTES} bytes")
         try:
             answer = json.loads(item.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            self._fail("malformed", f"not a JSON line ({exc}): {_short(item)}")
+        except RecursionError:
+            self._fail("malformed", f"a JSON line nested too deeply: {_short(item)}")
+        except ValueError as exc:  # not UTF-8, not JSON, or an integer of over 4300 digits
+            self._fail("malformed", f"not a JSON line ({_short(str(exc))}): {_short(item)}")
         if not isinstance(answer, dict):
             self._fail("malformed", f"expected a JSON object, got {_short(answer)}")
         return answer
@@ -391,11 +397,14 @@ def _read_lines(stream: IO[bytes], lines: queue.Queue[object]) -> None:
 
 
 def _short(value: object, limit: int = 200) -> str:
-    text = (
-        value.decode("utf-8", "replace")
-        if isinstance(value, bytes)
-        else (value if isinstance(value, str) else json.dumps(value))
-    )
+    try:
+        text = (
+            value.decode("utf-8", "replace")
+            if isinstance(value, bytes)
+            else (value if isinstance(value, str) else json.dumps(value))
+        )
+    except (ValueError, RecursionError, TypeError):  # too deep or a huge number
+        text = f"<{type(value).__name__} too large to show>"
     text = text.strip()
     return text if len(text) <= limit else text[:limit] + "..."
 

@@ -31,6 +31,9 @@ from ..engine.state import OVER, GameState, hash_seed, new_game
 LIMIT_C_RELATIVE = Path("..") / "shared" / "bench" / "limit.c"
 """Where limit.c lies relative to the repository root."""
 
+LIMIT_C_ENV = "COLORETTO_LIMIT_C"
+"""Environment variable naming limit.c; when set it comes before ``LIMIT_C_RELATIVE``."""
+
 LIMIT_PLAYERS = (4, 5)
 """Player counts limit.c models (it removes no colour)."""
 
@@ -102,11 +105,15 @@ class LimitUnavailable(Exception):
 
 
 def find_limit_c(explicit: str | os.PathLike[str] | None = None) -> Path | None:
-    """The path of limit.c: ``explicit`` if given (even if missing, so the caller can say so),
-    else ``../shared/bench/limit.c`` from the repository root (found from this file, then
-    from the working directory). ``None`` if it is nowhere."""
+    """The path of limit.c: ``explicit`` if given, else ``$COLORETTO_LIMIT_C`` if set and not
+    empty (either even if missing, so the caller can say so), else
+    ``../shared/bench/limit.c`` from the repository root (found from this file, then from
+    the working directory). ``None`` if it is nowhere."""
     if explicit is not None:
         return Path(explicit)
+    env = os.environ.get(LIMIT_C_ENV)
+    if env:
+        return Path(env)
     candidates = [
         Path(__file__).resolve().parents[3] / LIMIT_C_RELATIVE,
         Path.cwd() / LIMIT_C_RELATIVE,
@@ -211,9 +218,15 @@ def run_limit_c(source: Path, players: int, games: int, timeout: float = 600.0) 
 
 
 def _combine(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    """Two limit.c runs as one: total games over total seconds."""
+    """Two limit.c runs as one: total games over total seconds, each run's seconds taken as
+    its games over its own printed ``games_per_s`` (limit.c prints ``seconds`` rounded to
+    milliseconds, too coarse for runs of a fraction of a second; its rate is exact to one
+    game per second). This is the games-weighted harmonic mean of the two rates."""
     games = a["games"] + b["games"]
-    seconds = (a["seconds"] or 0.0) + (b["seconds"] or 0.0)
+    if a["games_per_s"] > 0 and b["games_per_s"] > 0:
+        seconds = a["games"] / a["games_per_s"] + b["games"] / b["games_per_s"]
+    else:  # a rate printed as 0 (a run too short to measure): fall back on printed seconds
+        seconds = (a["seconds"] or 0.0) + (b["seconds"] or 0.0)
     rate = games / seconds if seconds > 0 else (a["games_per_s"] + b["games_per_s"]) / 2
     mean = None
     if a["mean_winner_score"] is not None and b["mean_winner_score"] is not None:
@@ -251,9 +264,10 @@ def playout_report(
     same run (unless ``limit`` is false) and, with ``fast``, ``fast_playout_bench`` of
     ``coloretto.fastcore.bench``.
 
-    limit.c is compiled once (``cc -O2``, outside any timed region) and run in two halves of
-    ``limit_games`` (default ``limit_games_for(games)``), one before and one after our
-    measurements; its rate is their total games over their total seconds. Bracketing the
+    limit.c is found by ``find_limit_c(limit_c)``, compiled once (``cc -O2``, outside any
+    timed region) and run in two halves of ``limit_games`` (default
+    ``limit_games_for(games)``), one before and one after our measurements; its rate is
+    their total games over their total seconds (``_combine``: from each run's printed rate). Bracketing the
     engine's run this way keeps the ratio fair when the machine's load changes during the run.
 
     Returns:
@@ -285,7 +299,8 @@ def playout_report(
             try:
                 if source is None:
                     raise LimitUnavailable(
-                        f"limit.c not found (looked for {LIMIT_C_RELATIVE} from the repository root)"
+                        f"limit.c not found (looked for {LIMIT_C_RELATIVE} from the repository "
+                        f"root; give --limit-c PATH or set {LIMIT_C_ENV})"
                     )
                 if players not in LIMIT_PLAYERS:
                     raise LimitUnavailable(

@@ -6,6 +6,7 @@ report the same figures.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -75,10 +76,10 @@ def bench_score(seconds: float = 2.0, seed: int = 0) -> dict[str, Any]:
         "seconds": measured time}``.
 
     Raises:
-        ValueError: ``seconds`` is not positive.
+        ValueError: ``seconds`` is not a positive finite number.
     """
-    if not seconds > 0:
-        raise ValueError(f"seconds must be positive, not {seconds!r}")
+    if not (seconds > 0 and math.isfinite(seconds)):
+        raise ValueError(f"seconds must be a positive finite number, not {seconds!r}")
     pool = random_collections(2000, seed)
     clear_score_cache()
     start = time.perf_counter()

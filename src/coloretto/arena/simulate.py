@@ -6,6 +6,10 @@ Seeds: one root ``seed`` per run. Game ``i`` is dealt from ``game_seed(seed, i)`
 root seed, index): any game can be rerun alone with :func:`play_game`, and the results are
 the same whatever the number of worker processes.
 
+External engines (``cmd:`` specs) that fail are handled by the run's ``on_engine_failure``
+policy, as in tournaments (``arena.failures``): the game is forfeited by that seat or
+finished by a fallback agent, the failure is reported, and the run goes on.
+
 Batch fast path (issue 5): when the module ``coloretto.fastcore.batch`` exists and its
 ``supports(agent_specs)`` is true, :func:`simulate` hands the whole run to its
 ``simulate_batch(rules, agent_specs, games, seed, workers)`` (final scores, one list per
@@ -22,15 +26,25 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from ..agents import Budget, make_agent
-from ..agents.base import Agent
 from ..engine.rules import PRESET_REMOVED_COLORS, Rules
 from ..engine.state import hash_seed
-from .driver import play_out, start_game
+from .driver import start_game
+from .failures import (
+    DEFAULT_FAILURE_POLICY,
+    SeatPlayer,
+    deliver_results,
+    failure_info,
+    fallback_factory,
+    parse_failure_policy,
+    play_with_policy,
+)
+from .stats import game_outcome
 
 ENGINE_PATH = "engine"
 """Name of the path that plays every game through the engine and the agents."""
@@ -51,21 +65,55 @@ def agent_seed(seed_of_game: int, seat: int) -> int:
     return random.Random(f"coloretto-agent:{seed_of_game}:{seat}").randrange(2**63)
 
 
+def fallback_seed(seed_of_game: int, seat: int) -> int:
+    """Seed of the fallback agent that takes over ``seat`` of the game dealt from
+    ``seed_of_game`` after an engine failure (``on_engine_failure="fallback:SPEC"``)."""
+    return random.Random(f"coloretto-fallback:{seed_of_game}:{seat}").randrange(2**63)
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """Outcome of one game of a run (:func:`play_game_outcome`).
+
+    Attributes:
+        scores: totals per seat (at the forfeit for a forfeited game).
+        forfeit: the seat that forfeited the game (its external engine failed under the
+            ``forfeit`` policy), or ``None``.
+        failures: engine failures (``arena.failures.failure_info`` with ``game``).
+    """
+
+    scores: list[int]
+    forfeit: int | None = None
+    failures: list[dict[str, Any]] = field(default_factory=list)
+
+
 @dataclass(frozen=True)
 class SimulationResult:
     """Outcome of :func:`simulate`.
 
     Attributes:
-        scores: final scores, one list (one total per seat) per game, in game order.
+        scores: final scores, one list (one total per seat) per game, in game order (at
+            the forfeit for a forfeited game).
         path: ``ENGINE_PATH`` or ``FAST_PATH``.
         seconds: wall-clock time of the games (process start-up included).
         note: why the engine path was used when the fast path exists, else ``""``.
+        forfeits: per game, the seat that forfeited it or ``None`` (``arena.stats`` counts
+            that seat's win share 0 and its rank last).
+        failures: every engine failure, in game order.
+        on_engine_failure: the policy the run used.
     """
 
     scores: list[list[int]]
     path: str
     seconds: float
     note: str = ""
+    forfeits: list[int | None] = field(default_factory=list)
+    failures: list[dict[str, Any]] = field(default_factory=list)
+    on_engine_failure: str = DEFAULT_FAILURE_POLICY
+
+    def __post_init__(self) -> None:
+        if not self.forfeits:
+            object.__setattr__(self, "forfeits", [None] * len(self.scores))
 
 
 def play_game(
@@ -77,30 +125,76 @@ def play_game(
     budget: Budget | None = None,
     preset_name: str | None = None,
     save_dir: Path | None = None,
+    on_engine_failure: str = DEFAULT_FAILURE_POLICY,
 ) -> list[int]:
-    """Play game ``index`` of the run with root ``seed``; return its final scores per seat.
+    """Play game ``index`` of the run with root ``seed``; return its final scores per seat
+    (:func:`play_game_outcome` without the forfeit and failures).
+
+    Raises:
+        as :func:`play_game_outcome`.
+    """
+    return play_game_outcome(
+        rules,
+        agent_specs,
+        seed,
+        index,
+        budget=budget,
+        preset_name=preset_name,
+        save_dir=save_dir,
+        on_engine_failure=on_engine_failure,
+    ).scores
+
+
+def play_game_outcome(
+    rules: Rules,
+    agent_specs: Sequence[str],
+    seed: int,
+    index: int,
+    *,
+    budget: Budget | None = None,
+    preset_name: str | None = None,
+    save_dir: Path | None = None,
+    on_engine_failure: str = DEFAULT_FAILURE_POLICY,
+) -> GameOutcome:
+    """Play game ``index`` of the run with root ``seed``.
+
+    An external engine that fails (``EngineFailure``) is handled by ``on_engine_failure``
+    (``arena.failures``): ``"forfeit"`` stops the game (``forfeit`` is that seat; the scores
+    are those of that moment), ``"fallback:SPEC"`` lets a ``SPEC`` agent (seeded with
+    ``fallback_seed``) finish it. External engines get the final ``result``.
 
     With ``save_dir`` the game's ``coloretto-record/1`` is written to
-    ``save_dir/game-{index:06d}.json``.
+    ``save_dir/game-{index:06d}.json`` (for a forfeited game: the record up to the forfeit,
+    without a result).
 
     Raises:
         ConfigurationError: an unknown or unavailable agent spec.
-        IllegalActionError: an agent chose an illegal action.
+        IllegalActionError: a built-in agent chose an illegal action.
     """
     gseed = game_seed(seed, index)
-    agents: list[Agent] = []
+    failures: list[dict[str, Any]] = []
+
+    def record_failure(exc: Exception, seat: int) -> None:
+        failures.append(failure_info(exc, seat, on_engine_failure, game=index))
+
+    players: list[SeatPlayer] = []
     try:
         for seat, spec in enumerate(agent_specs):
-            agents.append(make_agent(spec, agent_seed(gseed, seat), budget))
+            primary = make_agent(spec, agent_seed(gseed, seat), budget)
+            fallback = fallback_factory(on_engine_failure, fallback_seed(gseed, seat), budget)
+            players.append(SeatPlayer(primary, fallback, record_failure))
         game = start_game(rules, gseed, list(agent_specs), preset_name=preset_name)
-        play_out(game, agents)
+        forfeit = play_with_policy(game, players)
+        scores = game.state.totals()
+        shares, _ = game_outcome(scores, forfeit)
+        deliver_results(players, scores, [s for s, w in enumerate(shares) if w > 0])
     finally:
-        for agent in agents:
-            agent.close()
+        for player in players:
+            player.close()
     if save_dir is not None:
         path = save_dir / f"game-{index:06d}.json"
         path.write_text(json.dumps(game.to_record(), indent=1) + "\n", encoding="utf-8")
-    return game.state.totals()
+    return GameOutcome(scores, forfeit, failures)
 
 
 def _play_chunk(
@@ -112,11 +206,19 @@ def _play_chunk(
     budget: Budget | None,
     preset_name: str | None,
     save_dir: Path | None,
-) -> tuple[int, list[list[int]]]:
-    """Worker task: games ``start`` to ``stop - 1``; returns ``(start, scores)``."""
+    on_engine_failure: str = DEFAULT_FAILURE_POLICY,
+) -> tuple[int, list[GameOutcome]]:
+    """Worker task: games ``start`` to ``stop - 1``; returns ``(start, outcomes)``."""
     return start, [
-        play_game(
-            rules, agent_specs, seed, i, budget=budget, preset_name=preset_name, save_dir=save_dir
+        play_game_outcome(
+            rules,
+            agent_specs,
+            seed,
+            i,
+            budget=budget,
+            preset_name=preset_name,
+            save_dir=save_dir,
+            on_engine_failure=on_engine_failure,
         )
         for i in range(start, stop)
     ]
@@ -170,6 +272,7 @@ def simulate(
     save_dir: Path | None = None,
     engine_only: bool = False,
     progress: ProgressHook | None = None,
+    on_engine_failure: str = DEFAULT_FAILURE_POLICY,
 ) -> SimulationResult:
     """Play ``games`` games of ``agent_specs`` (one spec per seat) under ``rules``.
 
@@ -184,14 +287,19 @@ def simulate(
         save_dir: directory (created if needed) to write every game's record in.
         engine_only: never use the batch fast path.
         progress: called with the number of games done so far.
+        on_engine_failure: ``"forfeit"`` (default) or ``"fallback:SPEC"``: what happens when
+            an external engine fails (``play_game_outcome``; ``arena.failures``). The run
+            goes on; the failures are in the result.
 
     Returns:
-        A ``SimulationResult`` whose ``scores`` are in game order.
+        A ``SimulationResult`` whose ``scores``, ``forfeits`` and ``failures`` are in game
+        order.
 
     Raises:
         ValueError: ``games`` or ``workers`` is not positive, or the number of specs is not
             the number of players.
-        ConfigurationError: an unknown or unavailable agent spec.
+        ConfigurationError: an unknown or unavailable agent spec, or a bad
+            ``on_engine_failure``.
     """
     if games <= 0:
         raise ValueError(f"the number of games must be positive, not {games}")
@@ -199,6 +307,7 @@ def simulate(
         raise ValueError(f"the number of workers must be positive, not {workers}")
     if len(agent_specs) != rules.players:
         raise ValueError(f"{len(agent_specs)} agents for {rules.players} players")
+    parse_failure_policy(on_engine_failure)
     specs = list(agent_specs)
     path, note = choose_path(
         rules,
@@ -216,24 +325,50 @@ def simulate(
         scores = [[int(x) for x in row] for row in raw]
         if progress is not None:
             progress(games)
-        return SimulationResult(scores, path, time.perf_counter() - start, note)
+        return SimulationResult(
+            scores, path, time.perf_counter() - start, note, on_engine_failure=on_engine_failure
+        )
     if save_dir is not None:
         save_dir.mkdir(parents=True, exist_ok=True)
-    results: list[list[int]] = []
+    results: list[GameOutcome] = []
     if workers == 1:
         for i in range(games):
             results.append(
-                play_game(
-                    rules, specs, seed, i, budget=budget, preset_name=preset_name, save_dir=save_dir
+                play_game_outcome(
+                    rules,
+                    specs,
+                    seed,
+                    i,
+                    budget=budget,
+                    preset_name=preset_name,
+                    save_dir=save_dir,
+                    on_engine_failure=on_engine_failure,
                 )
             )
             if progress is not None:
                 progress(i + 1)
     else:
         results = _simulate_pool(
-            rules, specs, games, seed, workers, budget, preset_name, save_dir, progress
+            rules,
+            specs,
+            games,
+            seed,
+            workers,
+            budget,
+            preset_name,
+            save_dir,
+            progress,
+            on_engine_failure,
         )
-    return SimulationResult(results, ENGINE_PATH, time.perf_counter() - start, note)
+    return SimulationResult(
+        [r.scores for r in results],
+        ENGINE_PATH,
+        time.perf_counter() - start,
+        note,
+        forfeits=[r.forfeit for r in results],
+        failures=[f for r in results for f in r.failures],
+        on_engine_failure=on_engine_failure,
+    )
 
 
 def _simulate_pool(
@@ -246,10 +381,11 @@ def _simulate_pool(
     preset_name: str | None,
     save_dir: Path | None,
     progress: ProgressHook | None,
-) -> list[list[int]]:
+    on_engine_failure: str = DEFAULT_FAILURE_POLICY,
+) -> list[GameOutcome]:
     """Games in chunks over a process pool; results put back in game order."""
     chunk = max(1, min(100, -(-games // (workers * 8))))
-    slots: list[list[list[int]] | None] = [None] * (-(-games // chunk))
+    slots: list[list[GameOutcome] | None] = [None] * (-(-games // chunk))
     done = 0
     with ProcessPoolExecutor(max_workers=workers) as pool:
         pending = {
@@ -263,6 +399,7 @@ def _simulate_pool(
                 budget,
                 preset_name,
                 save_dir,
+                on_engine_failure,
             )
             for lo in range(0, games, chunk)
         }
@@ -279,4 +416,4 @@ def _simulate_pool(
             for fut in pending:
                 fut.cancel()
             raise
-    return [scores for part in slots if part is not None for scores in part]
+    return [outcome for part in slots if part is not None for outcome in part]

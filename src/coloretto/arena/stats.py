@@ -10,6 +10,9 @@ Method (documented in ``coloretto simulate --help`` and docs/benchmarks.md):
   approximation: ``mean +- 1.959964 * s / sqrt(n)`` with ``s`` the sample standard deviation
   (divisor ``n - 1``). For win shares the per-game share values (0, 1/k or 1) are the
   samples. With fewer than two games there is no interval (``half_width`` is ``None``).
+- A game forfeited by a seat (its external engine failed, ``arena.failures``): that seat
+  has win share 0 and the last rank; the others are ranked by their scores at the forfeit
+  (``game_outcome``).
 - An agent spec that sits in several seats also gets an aggregate: per game, the mean of
   its seats' values (one sample per game, so games stay independent samples), then the
   mean and interval over games as above. Its win share is thus comparable with one seat's
@@ -108,6 +111,32 @@ def ranks(scores: Sequence[int]) -> list[int]:
     return [1 + sum(1 for u in scores if u > t) for t in scores]
 
 
+def game_outcome(
+    scores: Sequence[int], forfeit: int | None = None
+) -> tuple[list[float], list[int]]:
+    """Win shares and competition ranks of one game. With ``forfeit`` (the seat whose
+    external engine failed under the ``forfeit`` policy, ``arena.failures``) that seat gets
+    win share 0 and the last rank (the number of seats); the others are ranked, and share
+    the win, by their scores at the forfeit.
+
+    Raises:
+        ValueError: ``scores`` is empty.
+    """
+    if forfeit is None:
+        return win_shares(scores), ranks(scores)
+    n = len(scores)
+    others = [s for s in range(n) if s != forfeit]
+    shares = [0.0] * n
+    places = [n] * n
+    if others:
+        sub_shares = win_shares([scores[s] for s in others])
+        sub_ranks = ranks([scores[s] for s in others])
+        for k, s in enumerate(others):
+            shares[s] = sub_shares[k]
+            places[s] = sub_ranks[k]
+    return shares, places
+
+
 @dataclass(frozen=True)
 class AgentSummary:
     """Results of one seat, or of one agent spec over all its seats.
@@ -138,36 +167,49 @@ class AgentSummary:
         }
 
 
-def _summary(agent: str, seats: Sequence[int], per_game: Sequence[Sequence[int]]) -> AgentSummary:
+def _summary(
+    agent: str,
+    seats: Sequence[int],
+    per_game: Sequence[Sequence[int]],
+    forfeits: Sequence[int | None] | None = None,
+) -> AgentSummary:
     shares: list[float] = []
     points: list[float] = []
     places: list[float] = []
     k = len(seats)
-    for scores in per_game:
-        w = win_shares(scores)
-        r = ranks(scores)
+    for i, scores in enumerate(per_game):
+        w, r = game_outcome(scores, None if forfeits is None else forfeits[i])
         shares.append(math.fsum(w[s] for s in seats) / k)
         points.append(sum(scores[s] for s in seats) / k)
         places.append(sum(r[s] for s in seats) / k)
     return AgentSummary(agent, tuple(seats), mean_ci(shares), mean_ci(points), mean_ci(places))
 
 
-def summarize_seats(agents: Sequence[str], per_game: Sequence[Sequence[int]]) -> list[AgentSummary]:
+def summarize_seats(
+    agents: Sequence[str],
+    per_game: Sequence[Sequence[int]],
+    forfeits: Sequence[int | None] | None = None,
+) -> list[AgentSummary]:
     """One summary per seat (``agents[seat]`` its spec) from the final scores of each game.
 
     Args:
         agents: agent spec per seat.
         per_game: one list of final scores (one per seat) per game.
+        forfeits: per game, the seat that forfeited it or ``None`` (``game_outcome``);
+            default: no forfeits.
 
     Raises:
-        ValueError: no games, or a game whose score list does not have one score per seat.
+        ValueError: no games, a game whose score list does not have one score per seat, or
+            ``forfeits`` not one per game.
     """
-    _check(agents, per_game)
-    return [_summary(spec, [seat], per_game) for seat, spec in enumerate(agents)]
+    _check(agents, per_game, forfeits)
+    return [_summary(spec, [seat], per_game, forfeits) for seat, spec in enumerate(agents)]
 
 
 def summarize_agents(
-    agents: Sequence[str], per_game: Sequence[Sequence[int]]
+    agents: Sequence[str],
+    per_game: Sequence[Sequence[int]],
+    forfeits: Sequence[int | None] | None = None,
 ) -> list[AgentSummary]:
     """One summary per distinct agent spec (in order of first seat), each averaging its seats
     within a game first (module docstring).
@@ -175,16 +217,22 @@ def summarize_agents(
     Raises:
         ValueError: as ``summarize_seats``.
     """
-    _check(agents, per_game)
+    _check(agents, per_game, forfeits)
     seats_of: dict[str, list[int]] = {}
     for seat, spec in enumerate(agents):
         seats_of.setdefault(spec, []).append(seat)
-    return [_summary(spec, seats, per_game) for spec, seats in seats_of.items()]
+    return [_summary(spec, seats, per_game, forfeits) for spec, seats in seats_of.items()]
 
 
-def _check(agents: Sequence[str], per_game: Sequence[Sequence[int]]) -> None:
+def _check(
+    agents: Sequence[str],
+    per_game: Sequence[Sequence[int]],
+    forfeits: Sequence[int | None] | None = None,
+) -> None:
     if not per_game:
         raise ValueError("no games to summarise")
+    if forfeits is not None and len(forfeits) != len(per_game):
+        raise ValueError(f"{len(forfeits)} forfeit entries for {len(per_game)} games")
     for i, scores in enumerate(per_game):
         if len(scores) != len(agents):
             raise ValueError(f"game {i} has {len(scores)} scores for {len(agents)} seats")

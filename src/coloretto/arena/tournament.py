@@ -26,7 +26,8 @@ Method
   interpolation).
 - **Ratings:** OpenSkill Plackett-Luce over all games in game-index order (``ratings``).
 - **Engine failures** (``EngineFailure`` of an external engine, including a failure to
-  start): with ``on_engine_failure="forfeit"`` the game stops; the failing seat gets win
+  start; the policy is shared with ``coloretto simulate``: ``arena.failures``): with
+  ``on_engine_failure="forfeit"`` the game stops; the failing seat gets win
   share 0 and the last rank; the others are ranked (and share the win) by their scores at
   that moment, which are also the recorded scores. With ``"fallback:SPEC"`` a ``SPEC`` agent
   (e.g. ``random``) plays the seat from the failed decision on and the game counts as
@@ -45,14 +46,19 @@ from typing import Any, Final
 
 from ..agents.base import Agent, Budget
 from ..agents.registry import make_agent
-from ..engine.actions import Action
 from ..engine.errors import ConfigurationError
-from ..engine.observation import Observation
 from ..engine.rules import Rules
-from .driver import play_out, start_game
+from .driver import start_game
+from .failures import (
+    SeatPlayer,
+    deliver_results,
+    failure_info,
+    fallback_factory,
+    parse_failure_policy,
+    play_with_policy,
+)
 from .ratings import Rating, rate_games
-from .stats import Estimate, mean_ci, win_shares
-from .stats import ranks as competition_ranks
+from .stats import Estimate, game_outcome, mean_ci
 
 RESULT_FORMAT: Final = "coloretto-tournament/1"
 
@@ -74,27 +80,6 @@ def entry_seat(entry: int, rotation: int, players: int) -> int:
 def seat_entry(seat: int, rotation: int, players: int) -> int:
     """The entry in ``seat`` in ``rotation`` (inverse of ``entry_seat``)."""
     return (seat - rotation) % players
-
-
-def parse_failure_policy(text: str) -> str:
-    """Check ``forfeit`` or ``fallback:SPEC`` (SPEC a built-in agent, not ``cmd:``).
-
-    Raises:
-        ConfigurationError: anything else.
-    """
-    if text == "forfeit":
-        return text
-    if text.startswith("fallback:"):
-        spec = text[len("fallback:") :]
-        if not spec or spec.startswith("cmd:"):
-            raise ConfigurationError(
-                f"on-engine-failure {text!r}: the fallback must be a built-in agent, e.g. fallback:random"
-            )
-        make_agent(spec).close()  # raises ConfigurationError for unknown agents
-        return text
-    raise ConfigurationError(
-        f"on-engine-failure {text!r}: use 'forfeit' or 'fallback:AGENT' (e.g. fallback:random)"
-    )
 
 
 @dataclass(frozen=True)
@@ -298,76 +283,6 @@ def build_agent(spec: str, seed: int, config: TournamentConfig) -> Agent:
     return make_agent(spec, seed, config.budget)
 
 
-class _Forfeit(Exception):
-    def __init__(self, seat: int) -> None:
-        super().__init__(seat)
-        self.seat = seat
-
-
-class SeatPlayer(Agent):
-    """The player of one seat in a tournament game: its agent, timed, with the failure policy
-    for external engines (module docstring). Forwards ``peek`` to agents that need the true
-    state (``oracle``)."""
-
-    def __init__(
-        self,
-        primary: Agent,
-        fallback: Callable[[], Agent] | None,
-        on_failure: Callable[[Exception, int], None],
-    ) -> None:
-        super().__init__(primary.seed, primary.budget)
-        self.primary = primary
-        self.active = primary
-        self.name = primary.name  # type: ignore[misc]
-        self.needs_true_state = primary.needs_true_state  # type: ignore[misc]
-        self._fallback = fallback
-        self._on_failure = on_failure
-        self.failed = False
-        self.seconds: list[float] = []
-
-    def reset(self, seat: int, rules: Rules) -> None:
-        super().reset(seat, rules)
-        try:
-            self.primary.reset(seat, rules)
-        except Exception as exc:  # noqa: BLE001 - _handle re-raises all but EngineFailure
-            self._handle(exc)
-
-    def peek(self, state: Any) -> None:
-        """Forward the true state to an agent that needs it (measurement only)."""
-        if getattr(self.active, "needs_true_state", False):
-            self.active.peek(state)  # type: ignore[attr-defined]
-
-    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
-        t0 = time.perf_counter()
-        try:
-            action = self.active.act(observation, legal)
-        except Exception as exc:  # noqa: BLE001 - _handle re-raises all but EngineFailure
-            self._handle(exc)
-            action = self.active.act(observation, legal)
-        self.seconds.append(time.perf_counter() - t0)
-        return action
-
-    def _handle(self, exc: Exception) -> None:
-        from ..agents.external import EngineFailure
-
-        if not isinstance(exc, EngineFailure) or self.active is not self.primary:
-            raise exc
-        self.failed = True
-        self._on_failure(exc, self.seat)
-        self.primary.close()
-        if self._fallback is None:
-            raise _Forfeit(self.seat) from exc
-        self.active = self._fallback()
-        self.needs_true_state = self.active.needs_true_state  # type: ignore[misc]
-        assert self.rules is not None
-        self.active.reset(self.seat, self.rules)
-
-    def close(self) -> None:
-        self.primary.close()
-        if self.active is not self.primary:
-            self.active.close()
-
-
 def play_game(task: GameTask) -> GameResult:
     """Play ``task`` (in any process) and return its result (module docstring for forfeits
     and fallbacks).
@@ -383,50 +298,21 @@ def play_game(task: GameTask) -> GameResult:
     policy = cfg.on_engine_failure
 
     def record_failure(exc: Exception, seat: int) -> None:
-        info = exc.to_json()  # type: ignore[attr-defined]
-        info.update(game=task.index, seat=seat, entry=task.entries[seat], handling=policy)
-        failures.append(info)
+        failures.append(failure_info(exc, seat, policy, game=task.index, entry=task.entries[seat]))
 
     players: list[SeatPlayer] = []
     try:
         for seat in range(n):
             primary = build_agent(task.specs[seat], task.agent_seeds[seat], cfg)
-            fallback: Callable[[], Agent] | None = None
-            if policy.startswith("fallback:"):
-                fb_spec, fb_seed = policy[len("fallback:") :], task.fallback_seeds[seat]
-                fallback = lambda fb_spec=fb_spec, fb_seed=fb_seed: make_agent(
-                    fb_spec, fb_seed, cfg.budget
-                )
+            fallback = fallback_factory(policy, task.fallback_seeds[seat], cfg.budget)
             players.append(SeatPlayer(primary, fallback, record_failure))
         names = [f"{spec}#{entry}" for spec, entry in zip(task.specs, task.entries)]
         game = start_game(cfg.rules, task.deal_seed, names, preset_name=cfg.preset)
-        forfeit: int | None = None
-        try:
-            play_out(game, players)
-        except _Forfeit as f:
-            forfeit = f.seat
-        state = game.state
-        scores = [int(s) for s in state.totals()]
-        if forfeit is None:
-            shares = win_shares(scores)
-            ranks = competition_ranks(scores)
-        else:
-            others = [s for s in range(n) if s != forfeit]
-            sub_shares = win_shares([scores[s] for s in others])
-            sub_ranks = competition_ranks([scores[s] for s in others])
-            shares = [0.0] * n
-            ranks = [n] * n
-            for k, s in enumerate(others):
-                shares[s] = sub_shares[k]
-                ranks[s] = sub_ranks[k]
+        forfeit = play_with_policy(game, players)
+        scores = [int(s) for s in game.state.totals()]
+        shares, ranks = game_outcome(scores, forfeit)
         winners = [s for s in range(n) if shares[s] > 0]
-        for p in players:
-            hook = getattr(p.active, "result", None)
-            if hook is not None and not p.failed:
-                try:
-                    hook(scores, winners)
-                except Exception as exc:  # noqa: BLE001 - the game is over; a dying engine is harmless
-                    log.debug("result not delivered to seat %d: %s", p.seat, exc)
+        deliver_results(players, scores, winners)
         record = game.to_record() if cfg.keep_records else None
     finally:
         for p in players:
@@ -660,6 +546,7 @@ __all__ = [
     "RESULT_FORMAT",
     "GameResult",
     "GameTask",
+    "SeatPlayer",
     "Summary",
     "TournamentConfig",
     "TournamentResult",

@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+from pathlib import Path
 from typing import Any
 
-from ..arena.bench import LIMIT_C_RELATIVE, playout_report
+from ..arena.bench import LIMIT_C_ENV, LIMIT_C_RELATIVE, playout_report
 from ..engine.errors import ColorettoError
 from .main import UsageError
+
+MAX_SCORE_SECONDS = 3600
+"""Longest ``bench score --seconds`` accepted (one hour)."""
 
 
 def register(subparsers: Any) -> None:
@@ -44,7 +49,8 @@ def register(subparsers: Any) -> None:
         "--limit-c",
         metavar="PATH",
         default=None,
-        help=f"path of limit.c (default {LIMIT_C_RELATIVE} from the repository root)",
+        help=f"path of limit.c; must exist (default ${LIMIT_C_ENV} if set, else "
+        f"{LIMIT_C_RELATIVE} from the repository root, skipped with a note if absent)",
     )
     po.add_argument(
         "--limit-games",
@@ -56,7 +62,12 @@ def register(subparsers: Any) -> None:
     po.set_defaults(func=run_playout)
 
     sc = sub.add_parser("score", help="optimal scorings per second on random collections")
-    sc.add_argument("--seconds", type=float, default=2.0, help="measuring time (default 2)")
+    sc.add_argument(
+        "--seconds",
+        type=float,
+        default=2.0,
+        help=f"measuring time in seconds, above 0 and at most {MAX_SCORE_SECONDS} (default 2)",
+    )
     sc.add_argument(
         "--seed", type=int, default=0, help="seed of the random collections (default 0)"
     )
@@ -73,6 +84,17 @@ def run_playout(args: argparse.Namespace) -> int:
         raise UsageError(f"--players must be 2 to 5, not {args.players}")
     if args.limit_games is not None and args.limit_games <= 0:
         raise UsageError(f"--limit-games must be positive, not {args.limit_games}")
+    if not args.no_limit:
+        # Only the default location may be absent (the report then says so); a path the
+        # user gave (--limit-c, or $COLORETTO_LIMIT_C) must exist.
+        env = os.environ.get(LIMIT_C_ENV)
+        if args.limit_c is not None and not Path(args.limit_c).is_file():
+            raise UsageError(f"--limit-c {args.limit_c}: no such file")
+        if args.limit_c is None and env and not Path(env).is_file():
+            raise UsageError(
+                f"{LIMIT_C_ENV}={env}: no such file (unset it to use the default "
+                f"{LIMIT_C_RELATIVE})"
+            )
     try:
         report = playout_report(
             args.players,
@@ -123,8 +145,11 @@ def run_playout(args: argparse.Namespace) -> int:
 
 def run_score(args: argparse.Namespace) -> int:
     """``bench score``: optimal scorings per second (``coloretto.arena.bench_score``)."""
-    if not args.seconds > 0:
-        raise UsageError(f"--seconds must be positive, not {args.seconds}")
+    if not 0 < args.seconds <= MAX_SCORE_SECONDS:  # also refuses nan and inf
+        raise UsageError(
+            f"--seconds must be a number of seconds above 0 and at most {MAX_SCORE_SECONDS}, "
+            f"not {args.seconds}"
+        )
     try:
         from ..arena.bench_score import bench_score
     except ModuleNotFoundError as exc:

@@ -15,7 +15,10 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import importlib.util
+import itertools
+import os
 import secrets
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +27,7 @@ from rich.text import Text
 
 from ..agents.base import Agent, Budget
 from ..agents.registry import make_agent
+from ..engine.actions import short_repr
 from ..engine.cards import color_code
 from ..engine.errors import ColorettoError, ConfigurationError
 from ..engine.record import Game, load_game
@@ -157,7 +161,9 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--save",
         metavar="FILE",
-        help="where to save the record (default ./coloretto-DATE-TIME.json)",
+        help="where to save the record: a new file, never overwritten (default "
+        "./coloretto-DATE-TIME.json, with -2, -3, ... added if that name is taken); with "
+        "--resume the resumed file is updated unless --save names another (new) file",
     )
     p.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE")
     p.add_argument(
@@ -177,6 +183,14 @@ def _opponent_specs(text: str | None, human_seats: list[int], n: int) -> list[st
     names = [x.strip() for x in (text or default_opponent()).split(",")]
     if any(not x for x in names):
         raise UsageError(f"--opponents has an empty name: {text!r}")
+    for name in names:
+        if name.startswith("cmd:"):
+            try:
+                argv = shlex.split(name[4:])
+            except ValueError as exc:
+                raise UsageError(f"--opponents {name!r}: cannot split the command: {exc}") from None
+            if not argv:
+                raise UsageError(f"--opponents {name!r}: empty command (use cmd:PROGRAM [ARGS])")
     if len(names) == 1:
         names = names * len(others)
     if len(names) != len(others):
@@ -209,8 +223,78 @@ def _make_agents(specs: list[str | None], seed: int, salt: int) -> dict[int, Age
 
 
 def _seat_name(spec: str, seat: int) -> str:
-    short = spec[4:].split()[0].rsplit("/", 1)[-1] if spec.startswith("cmd:") else spec
+    """``greedy-2``, or for ``cmd:/path/engine --x`` the program's file name: ``engine-2``."""
+    short = spec
+    if spec.startswith("cmd:"):
+        try:
+            argv = shlex.split(spec[4:])
+        except ValueError:
+            argv = spec[4:].split()
+        short = argv[0].rsplit("/", 1)[-1] if argv else "engine"
     return f"{short}-{seat}"
+
+
+def _human_seats(record: dict[str, Any], n: int, seat: int | None) -> list[int]:
+    """The record's ``human_seats`` (distinct seats of the ``n``-seat game), or ``[seat]``
+    (default 0) when the record has none.
+
+    Raises:
+        UsageError: ``human_seats`` is present but not a non-empty list of distinct seats,
+            or (without it) ``seat`` is not a seat of the game.
+    """
+    humans = record.get("human_seats")
+    if humans is None:
+        seat = seat if seat is not None else 0
+        if not 0 <= seat < n:
+            raise UsageError(f"--seat {seat} is not a seat of this {n}-player game (0..{n - 1})")
+        return [seat]
+    if not (
+        isinstance(humans, list)
+        and humans
+        and all(type(s) is int and 0 <= s < n for s in humans)
+        and len(set(humans)) == len(humans)
+    ):
+        raise UsageError(
+            f"the record's human_seats must list distinct seats of this {n}-player game "
+            f"(0 to {n - 1}), got {short_repr(humans)}"
+        )
+    return list(humans)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
+def _reserve(path: Path) -> None:
+    """Create ``path`` empty, failing if it exists (exclusive open, mode ``x``).
+
+    Raises:
+        FileExistsError: ``path`` exists (a record of another game, or any other file).
+        OSError: it cannot be created.
+    """
+    with open(path, "x", encoding="utf-8"):
+        pass
+
+
+def _reserve_default(directory: Path, stamp: str) -> Path:
+    """Create and return a new empty ``coloretto-STAMP.json`` in ``directory``, adding
+    ``-2``, ``-3``, ... to the name when a file of that name exists (games started in the
+    same second never share a record file).
+
+    Raises:
+        OSError: the file cannot be created.
+    """
+    for k in itertools.count(1):
+        path = directory / (f"coloretto-{stamp}.json" if k == 1 else f"coloretto-{stamp}-{k}.json")
+        try:
+            _reserve(path)
+        except FileExistsError:
+            continue
+        return path
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _given_rule_options(args: argparse.Namespace) -> list[str]:
@@ -228,7 +312,13 @@ def run(args: argparse.Namespace) -> int:
         hint_budget = Budget.parse(args.hint_budget)
     except ValueError as exc:
         raise UsageError(f"--hint-budget: {exc}") from None
+    if args.save is not None and not args.save.strip():
+        raise UsageError("--save needs a file name (it is empty)")
+    if not args.name.strip():
+        raise UsageError("--name must not be empty")
     pending = None
+    seed: int | None
+    stamp = ""
     if args.resume:
         given = _given_rule_options(args)
         if given:
@@ -241,13 +331,7 @@ def run(args: argparse.Namespace) -> int:
         except ColorettoError as exc:
             raise UsageError(f"{args.resume} is not a valid record: {exc}") from None
         n = game.state.n
-        humans = record.get("human_seats")
-        if not (
-            isinstance(humans, list)
-            and humans
-            and all(type(s) is int and 0 <= s < n for s in humans)
-        ):
-            humans = [args.seat if args.seat is not None else 0]
+        humans = _human_seats(record, n, args.seat)
         saved = record.get("agents")
         if (
             args.opponents is None
@@ -261,10 +345,11 @@ def run(args: argparse.Namespace) -> int:
             specs: list[str | None] = list(saved)
         else:
             specs = _opponent_specs(args.opponents, humans, n)
-        seed = record.get("seed")
-        seed = seed if type(seed) is int else 0
+        saved_seed = record.get("seed")
+        seed = saved_seed if type(saved_seed) is int else None  # unknown: not shown or saved
         salt = len(game.entries)
-        save = Path(args.save) if args.save else Path(args.resume)
+        save = Path(args.save) if args.save is not None else Path(args.resume)
+        exclusive = args.save is not None and not _same_file(save, Path(args.resume))
         pending = pending_draw_of(record)
     else:
         rules, deal = rules_from_args(args)
@@ -284,13 +369,70 @@ def run(args: argparse.Namespace) -> int:
         game = Game(state, names)
         salt = 0
         stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-        save = Path(args.save) if args.save else Path(f"coloretto-{stamp}.json")
+        save = Path(args.save) if args.save is not None else Path(f"coloretto-{stamp}.json")
+        exclusive = True
     if save.is_dir():
         raise UsageError(f"--save {save}: is a directory")
     parent = save.parent if str(save.parent) else Path(".")
     if not parent.is_dir():
         raise UsageError(f"cannot save to {save}: no directory {parent}")
-    agents = _make_agents(specs, seed, salt)
+    if exclusive and args.save is not None and (save.exists() or save.is_symlink()):
+        raise UsageError(_exists_message(save))
+    agents = _make_agents(specs, 0 if seed is None else seed, salt)
+    try:
+        if exclusive and args.save is None:
+            save = _reserve_default(parent, stamp)
+        elif exclusive:
+            _reserve(save)
+    except FileExistsError:
+        _close_all(agents)
+        raise UsageError(_exists_message(save)) from None
+    except OSError as exc:
+        _close_all(agents)
+        raise UsageError(f"cannot save to {save}: {exc.strerror or exc}") from None
+    try:
+        return _session(
+            args, console, game, agents, humans, specs, save, seed, hint_budget, pending
+        )
+    except BaseException:
+        if exclusive:
+            _remove_if_empty(save)
+        raise
+
+
+def _exists_message(save: Path) -> str:
+    return (
+        f"--save {save}: the file exists; records are never overwritten (choose another "
+        "name, or continue that game with --resume)"
+    )
+
+
+def _close_all(agents: dict[int, Agent]) -> None:
+    for agent in agents.values():
+        agent.close()
+
+
+def _remove_if_empty(path: Path) -> None:
+    """Remove the file reserved for the record if nothing was saved into it."""
+    try:
+        if path.stat().st_size == 0:
+            path.unlink()
+    except OSError:
+        pass
+
+
+def _session(
+    args: argparse.Namespace,
+    console: Console,
+    game: Game,
+    agents: dict[int, Agent],
+    humans: list[int],
+    specs: list[str | None],
+    save: Path,
+    seed: int | None,
+    hint_budget: Budget,
+    pending: dict[str, Any] | None,
+) -> int:
     session = TerminalGame(
         game=game,
         agents=agents,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,9 @@ def read_record_file(path: str) -> Any:
     """The parsed JSON of ``path`` (any JSON value; the record checks come later).
 
     Raises:
-        UsageError: the file is missing or unreadable, not UTF-8 text, or not JSON (exit 2).
+        UsageError: the file is missing or unreadable, not UTF-8 text, not JSON, nested too
+            deeply for the JSON reader, or holds an integer too large to read (more than
+            Python's 4300 digits) (exit 2).
     """
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -37,6 +40,15 @@ def read_record_file(path: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
+        raise UsageError(f"{path} is not JSON: {exc}") from None
+    except RecursionError:
+        raise UsageError(f"{path} cannot be read: its JSON is nested too deeply") from None
+    except ValueError as exc:  # "Exceeds the limit (4300 digits) for integer string conversion"
+        if "digits" in str(exc):
+            limit = sys.get_int_max_str_digits()
+            raise UsageError(
+                f"{path} cannot be read: a number in it is too large (more than {limit} digits)"
+            ) from None
         raise UsageError(f"{path} is not JSON: {exc}") from None
 
 

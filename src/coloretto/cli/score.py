@@ -6,7 +6,9 @@ Example::
     coloretto score green=6 yellow=4 red=3 blue=2 joker=1 plus2=1 --table violet --json
 
 Colour labels are free words (the rules' seven colours or any others, e.g. ``red``), at most
-seven; ``joker``, ``golden_joker`` and ``plus2`` are reserved for those cards. Jokers may go
+seven, each 0 to 9 cards; ``joker``, ``golden_joker`` (0 or 1) and ``plus2`` (0 to 10) are
+reserved for those cards (jokers and golden joker together at most 3), and ``last_round`` is
+refused (the Last Round card never scores). Jokers may go
 to any of seven colours, also to one not named (shown as "another colour"). The score is the
 maximum over every joker placement (rules.md §6).
 """
@@ -26,12 +28,17 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..engine.cards import NUM_COLORS
+from ..engine.cards import CARDS_PER_COLOR, NUM_COLORS, NUM_PLUS2
 from ..engine.rules import Rules
 from ..engine.scoring import ScoreBreakdown, optimal_score
 from .main import UsageError
 
-RESERVED = ("joker", "golden_joker", "plus2")
+RESERVED = ("joker", "golden_joker", "plus2", "last_round")
+LAST_ROUND_LABELS = ("last_round", "last-round", "lastround")
+"""Labels naming the Last Round card, which never scores (rules.md §5.1): refused."""
+MAX_COUNTS = {"colour": CARDS_PER_COLOR, "plus2": NUM_PLUS2, "joker": 3, "golden_joker": 1}
+"""The most cards of each kind one collection can hold (rules.md §1: 9 cards per colour,
+ten "+2" cards, three jokers of which at most one is the golden joker)."""
 SCORING_EXTRAS = ("single_three", "triple_three", "triple_minus")
 TABLE_NAMES = {"brown": "brown", "violet": "violet", "gray": "violet", "grey": "violet"}
 MAX_JOKERS = 3
@@ -71,8 +78,10 @@ def register(subparsers: Any) -> None:
         help="score a collection (optimal jokers), e.g. green=6 yellow=4 joker=1 plus2=1",
         description=(
             "Score one player's collection with the optimal joker placement (rules.md §6). "
-            "Give cards as LABEL=N: up to seven colour labels of your choice, plus "
-            "joker=N, golden_joker=N and plus2=N. Options go before or after the cards."
+            "Give cards as LABEL=N: up to seven colour labels of your choice (0 to 9 cards "
+            "each), plus joker=N, golden_joker=N (0 or 1) and plus2=N (0 to 10); jokers and "
+            "the golden joker together at most 3. The Last Round card never scores: "
+            "last_round is refused. Options go before or after the cards."
         ),
         epilog=(
             "examples: coloretto score green=6 yellow=4 red=3 blue=2 joker=1 plus2=1 | "
@@ -83,7 +92,8 @@ def register(subparsers: Any) -> None:
         "cards",
         nargs="*",
         metavar="LABEL=N",
-        help="cards held: a colour label (any word) or joker, golden_joker, plus2, with a count",
+        help="cards held: a colour label (any word, 0 to 9) or joker (0 to 3), golden_joker "
+        "(0 or 1), plus2 (0 to 10), with a count",
     )
     parser.add_argument(
         "--table",
@@ -111,7 +121,10 @@ def parse_cards(items: Sequence[str]) -> Tally:
 
     Raises:
         UsageError: a word without ``=``, an empty label, a count that is not a non-negative
-            integer, a repeated label, more than seven colours, more than three jokers.
+            integer, a repeated label, more than seven colours, more cards of a kind than the
+            game has (a colour 0 to 9, ``plus2`` 0 to 10, ``golden_joker`` 0 to 1, jokers and
+            golden joker together 0 to 3), or the Last Round card (``last_round``: it never
+            scores).
     """
     tally = Tally()
     seen: dict[str, str] = {}
@@ -126,10 +139,25 @@ def parse_cards(items: Sequence[str]) -> Tally:
         if not (value.isascii() and value.isdigit()):
             raise UsageError(f"{item!r}: the count {value!r} is not a non-negative integer")
         key = label.casefold()
+        if key in LAST_ROUND_LABELS:
+            raise UsageError(
+                f"{_short(item)}: the Last Round card never scores (rules.md §5.1); leave it out"
+            )
         if key in seen:
             raise UsageError(f"{item!r}: label {label!r} is given twice (also as {seen[key]!r})")
         seen[key] = item
-        n = int(value)
+        kind = key if key in MAX_COUNTS else "colour"
+        limit = MAX_COUNTS[kind]
+        digits = value.lstrip("0") or "0"
+        if len(digits) > 3 or int(digits) > limit:
+            what = {
+                "colour": f"a colour has {CARDS_PER_COLOR} cards",
+                "plus2": f'the game has {NUM_PLUS2} "+2" cards',
+                "joker": "the game has at most 3 jokers",
+                "golden_joker": "the game has one golden joker",
+            }[kind]
+            raise UsageError(f"{_short(item)}: too many; {what} (give 0 to {limit})")
+        n = int(digits)
         if key == "joker":
             tally.jokers = n
         elif key == "golden_joker":
@@ -150,6 +178,11 @@ def parse_cards(items: Sequence[str]) -> Tally:
             "(golden joker included)"
         )
     return tally
+
+
+def _short(text: str, limit: int = 40) -> str:
+    """``repr(text)`` cut to about ``limit`` characters (for huge counts in messages)."""
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
 
 
 def _scoring_rules(table: str, extra: str | None) -> Rules:

@@ -14,17 +14,23 @@ from pathlib import Path
 from typing import Any
 
 from ..agents import Budget, make_agent
+from ..arena.failures import DEFAULT_FAILURE_POLICY, parse_failure_policy
 from ..arena.simulate import ENGINE_PATH, SimulationResult, simulate
 from ..arena.stats import AgentSummary, summarize_agents, summarize_seats
 from ..engine.errors import ColorettoError
 from ..engine.rules import PRESETS, Rules, preset
 from .main import UsageError
 
+MAX_GAMES = 10**9
+"""Most games one run accepts."""
+
 METHOD = (
     "win share: 1 per win, ties split (1/k each of k tied winners); rank: competition rank "
     "(1 = best, ties share the better rank); intervals: 95% normal approximation, "
     "mean +- 1.96 * sample sd / sqrt(games); a spec in several seats is averaged over its "
-    "seats within each game first"
+    "seats within each game first; a seat whose external engine failed forfeits that game "
+    "(win share 0, last rank; the others ranked by their scores at that moment) unless a "
+    "fallback agent finishes it"
 )
 
 
@@ -46,7 +52,12 @@ def register(subparsers: Any) -> None:
         help="comma-separated agent spec per seat, e.g. greedy,random,random,random "
         "(default: greedy then random in the other seats)",
     )
-    p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=1000,
+        help=f"number of games, 1 to {MAX_GAMES:,} (default 1000)",
+    )
     p.add_argument(
         "--seed", type=int, default=None, help="root seed (default: a random one, printed)"
     )
@@ -67,6 +78,14 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--save-records", metavar="DIR", default=None, help="write each game's record into DIR"
+    )
+    p.add_argument(
+        "--on-engine-failure",
+        default=DEFAULT_FAILURE_POLICY,
+        metavar="POLICY",
+        help=f"when an external engine (cmd:) fails: {DEFAULT_FAILURE_POLICY} (default; the "
+        "seat forfeits that game: win share 0, last rank) or fallback:AGENT (e.g. "
+        "fallback:random finishes the game); failures are reported and the run goes on",
     )
     p.add_argument("--engine-only", action="store_true", help="never use the fast batch simulator")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -105,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
     """Run the simulation and print the report (exit 0), or raise ``UsageError`` (exit 2)."""
     if args.games <= 0:
         raise UsageError(f"--games must be positive, not {args.games}")
+    if args.games > MAX_GAMES:
+        raise UsageError(f"--games must be at most {MAX_GAMES:,} in one run, not {args.games:,}")
     if args.workers <= 0:
         raise UsageError(f"--workers must be positive, not {args.workers}")
     rules = _rules(args)
@@ -113,15 +134,18 @@ def run(args: argparse.Namespace) -> int:
         budget = Budget.parse(args.budget) if args.budget else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    try:
+        policy = parse_failure_policy(args.on_engine_failure)
+    except ColorettoError as exc:
+        raise UsageError(str(exc)) from None
     seed = args.seed if args.seed is not None else secrets.randbits(32)
-    save_dir = Path(args.save_records) if args.save_records else None
-    if save_dir is not None and save_dir.exists() and not save_dir.is_dir():
-        raise UsageError(f"--save-records {save_dir}: not a directory")
+    save_dir = _records_dir(args.save_records)
 
     show_progress = not args.json and sys.stderr.isatty()
-    result = _run_with_progress(rules, specs, args, seed, budget, save_dir, show_progress)
-    seats = summarize_seats(specs, result.scores)
-    aggregates = summarize_agents(specs, result.scores)
+    result = _run_with_progress(rules, specs, args, seed, budget, save_dir, show_progress, policy)
+    seats = summarize_seats(specs, result.scores, result.forfeits)
+    aggregates = summarize_agents(specs, result.scores, result.forfeits)
+    forfeited = [(g, s) for g, s in enumerate(result.forfeits) if s is not None]
     report = {
         "rules": rules.to_dict(),
         "preset": args.preset,
@@ -134,14 +158,49 @@ def run(args: argparse.Namespace) -> int:
         "seconds": result.seconds,
         "games_per_s": len(result.scores) / result.seconds if result.seconds > 0 else None,
         "method": METHOD,
-        "seats": [dict(s.to_json(), seat=s.seats[0]) for s in seats],
+        "seats": [
+            dict(
+                s.to_json(),
+                seat=s.seats[0],
+                forfeits=sum(1 for _, f in forfeited if f == s.seats[0]),
+            )
+            for s in seats
+        ],
         "by_agent": [a.to_json() for a in aggregates],
+        "on_engine_failure": policy,
+        "forfeited_games": [g for g, _ in forfeited],
+        "failures": result.failures,
     }
     if args.json:
         print(json.dumps(report))
     else:
         _print_report(report, seats, aggregates, repeated=len(set(specs)) < len(specs))
     return 0
+
+
+def _records_dir(text: str | None) -> Path | None:
+    """The ``--save-records`` directory, created now (before any game is played).
+
+    Raises:
+        UsageError: the path is empty, is a file, lies under a file, or cannot be created.
+    """
+    if text is None:
+        return None
+    if not text.strip():
+        raise UsageError("--save-records needs a directory name (it is empty)")
+    save_dir = Path(text)
+    if save_dir.exists() and not save_dir.is_dir():
+        raise UsageError(f"--save-records {save_dir}: not a directory")
+    for parent in save_dir.parents:
+        if parent.exists() and not parent.is_dir():
+            raise UsageError(f"--save-records {save_dir}: {parent} is a file, not a directory")
+    try:
+        save_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(
+            f"--save-records {save_dir}: cannot create it: {exc.strerror or exc}"
+        ) from None
+    return save_dir
 
 
 def _run_with_progress(
@@ -152,6 +211,7 @@ def _run_with_progress(
     budget: Budget | None,
     save_dir: Path | None,
     show: bool,
+    policy: str = DEFAULT_FAILURE_POLICY,
 ) -> SimulationResult:
     from rich.console import Console
     from rich.progress import (
@@ -168,6 +228,7 @@ def _run_with_progress(
         "preset_name": args.preset,
         "save_dir": save_dir,
         "engine_only": args.engine_only,
+        "on_engine_failure": policy,
     }
     if not show:
         try:
@@ -238,4 +299,21 @@ def _print_report(
     console.print(table("per seat (95% confidence intervals)", seats, "seat"))
     if repeated:
         console.print(table("per agent (seats averaged within each game)", aggregates, "seats"))
+    failures = report["failures"]
+    if failures:
+        forfeited = report["forfeited_games"]
+        console.print(
+            f"{len(failures)} engine failure(s), policy {report['on_engine_failure']}; "
+            f"{len(forfeited)} game(s) forfeited:",
+            highlight=False,
+        )
+        for f in failures[:20]:
+            console.print(
+                f"  game {f['game']} seat {f['seat']} ({f['engine']}): {f['kind']}: "
+                f"{f['detail']} -> {f['handling']}",
+                markup=False,
+                highlight=False,
+            )
+        if len(failures) > 20:
+            console.print(f"  ... and {len(failures) - 20} more (see --json)", highlight=False)
     console.print(METHOD, style="dim", highlight=False)

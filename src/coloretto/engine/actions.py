@@ -40,7 +40,11 @@ class Action(NamedTuple):
 
     @property
     def code(self) -> int:
-        """The stable integer encoding (module docstring)."""
+        """The stable integer encoding (module docstring).
+
+        Raises:
+            ValueError: the action has no code (e.g. a row beyond ``MAX_ROWS - 1``).
+        """
         return encode(self)
 
     @property
@@ -74,8 +78,13 @@ class Action(NamedTuple):
     def from_json(cls, data: Any) -> Action:
         """Parse the JSON form.
 
+        A ``place`` or ``take`` with any non-negative integer ``row`` parses, also a row the
+        table does not have (e.g. 99): such an action is well-formed but illegal, and
+        ``GameState.apply`` refuses it; its ``code`` raises ``ValueError`` (no aliasing).
+
         Raises:
-            ValueError: not an object of one of the four forms (the message says what is wrong).
+            ValueError: not an object of one of the four forms, a missing, negative or
+                non-integer ``row``, an unknown colour (the message says what is wrong).
         """
         if not isinstance(data, dict):
             # ValueError (not TypeError) is the documented contract: callers catch one type.
@@ -85,8 +94,10 @@ class Action(NamedTuple):
             return DRAW_ACTION
         if kind in ("place", "take"):
             row = data.get("row")
-            if type(row) is not int or not 0 <= row < MAX_ROWS:
-                raise ValueError(f"{kind!r} needs an integer 'row' from 0 to {MAX_ROWS - 1}, got {row!r}")
+            if type(row) is not int or row < 0:
+                raise ValueError(f"{kind!r} needs a non-negative integer 'row', got {short_repr(row)}")
+            # Any row number is well-formed; a row beyond the table is an illegal action,
+            # refused by the legality check (``GameState.apply`` / ``checked_code``).
             return cls(kind, row)
         if kind == "choose_start":
             return cls(kind, color_code(data.get("color")))  # type: ignore[arg-type]
@@ -102,14 +113,27 @@ ALL_ACTIONS: Final = (DRAW_ACTION,) + PLACE_ACTIONS + TAKE_ACTIONS + CHOOSE_ACTI
 
 
 def encode(action: Action) -> int:
-    """Integer code of ``action`` (module docstring)."""
-    if action.kind == "draw":
-        return DRAW
-    if action.kind == "place":
-        return PLACE0 + action.arg
-    if action.kind == "take":
-        return TAKE0 + action.arg
-    return CHOOSE0 + action.arg
+    """Integer code of ``action`` (module docstring).
+
+    Raises:
+        ValueError: ``action`` has no code: a row beyond ``MAX_ROWS - 1``, a colour beyond
+            the seven, a negative argument or an unknown kind (``Action("place", 6)`` would
+            otherwise alias ``take row 0``; see ``checked_code``).
+    """
+    return checked_code(action) if isinstance(action, Action) else _no_action(action)
+
+
+def _no_action(value: object) -> int:
+    raise ValueError(f"not an action: {short_repr(value)}")
+
+
+def short_repr(value: object, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters (safe for huge or deeply nested values)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # a huge int, a deeply nested list
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def checked_code(action: object) -> int:
@@ -132,7 +156,7 @@ def checked_code(action: object) -> int:
                 return (PLACE0 if kind == "place" else TAKE0) + arg
             if kind == "choose_start" and 0 <= arg < NUM_COLORS:
                 return CHOOSE0 + arg
-    raise ValueError(f"not an action: {action!r}")
+    raise ValueError(f"not an action: {short_repr(action)}")
 
 
 def decode(code: int) -> Action:

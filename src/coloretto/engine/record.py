@@ -43,7 +43,9 @@ def setup_from_json(data: Any, rules: Rules) -> Setup:
     """Parse a setup object.
 
     Raises:
-        InvalidRecordError: a missing or mistyped field, or an unknown card or colour name.
+        InvalidRecordError: a missing or mistyped field, an unknown card or colour name, or
+            both ``draw_pile`` and ``shuffle_seed`` (docs/record-format.md: the shuffle seed
+            stands in for a pile that cannot be known in advance).
     """
     if not isinstance(data, dict):
         raise InvalidRecordError(f"setup must be an object, not {type(data).__name__}")
@@ -70,6 +72,11 @@ def setup_from_json(data: Any, rules: Rules) -> Setup:
         raise InvalidRecordError(f"setup: {exc}") from None
     if pile is None and seed is None:
         raise InvalidRecordError("setup.draw_pile is missing")
+    if pile is not None and seed is not None:
+        raise InvalidRecordError(
+            "setup has both draw_pile and shuffle_seed: give draw_pile, or shuffle_seed with "
+            "draw_pile null (starting_cards: choose)"
+        )
     if rules.starting_cards == "random" and starting is None:
         raise InvalidRecordError("setup.starting_cards is missing (rules say starting_cards: random)")
     return Setup(removed, starting, first, pile, seed)
@@ -187,9 +194,10 @@ def load_header(record: Any) -> Game:
         rules = Rules.from_dict(record.get("rules", {}))
     except ConfigurationError as exc:
         raise InvalidRecordError(f"rules: {exc}") from None
-    seats = record.get("seats")
-    if seats is None:
-        seats = [f"seat {s}" for s in range(rules.players)]
+    if "seats" not in record:
+        seats: Any = [f"seat {s}" for s in range(rules.players)]
+    else:
+        seats = record["seats"]
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise InvalidRecordError("seats must be a list of names")
     if len(seats) != rules.players:
@@ -227,11 +235,13 @@ def apply_entry(game: Game, entry: Any) -> None:
             raise InvalidRecordError("an action after the end of the game")
         raise InvalidRecordError(f"seat {seat!r} acted, but seat {st.to_move} is to move")
     kind = entry.get("action")
+    if kind in ("draw", "take") and type(entry.get("row")) is int:
+        _check_row(kind, entry["row"], st.nrows)
     if kind == "draw":
         card: Any = entry.get("card")
         row = entry.get("row")
         if type(row) is not int:
-            raise InvalidRecordError(f"a draw needs an integer row, got {row!r}")
+            raise InvalidRecordError(f"a draw needs an integer row, got {A.short_repr(row)}")
         try:
             code = card_code(card)
         except ValueError as exc:
@@ -260,21 +270,40 @@ def apply_entry(game: Game, entry: Any) -> None:
     game.play(action)
 
 
+def _check_row(kind: str, row: int, nrows: int) -> None:
+    """Refuse a row the table does not have (rows ``0 .. nrows - 1``).
+
+    Raises:
+        InvalidRecordError: e.g. "draw entry: row 7 does not exist (rows 0 to 3)".
+    """
+    if not 0 <= row < nrows:
+        raise InvalidRecordError(f"{kind} entry: row {A.short_repr(row)} does not exist (rows 0 to {nrows - 1})")
+
+
+TOO_DEEP = "a value in the record is nested too deeply"
+"""The error of a record whose JSON nests so deeply that checking it exhausts the stack."""
+
+
 def replay(record: Any) -> ReplayResult:
     """Check every action of ``record`` against the rules (the ``coloretto replay`` check).
 
-    Never raises for a bad record: the problem is in the result.
+    Never raises for a bad record: the problem is in the result (also for a value nested so
+    deeply that checking it exhausts the stack: ``TOO_DEEP``).
     """
     try:
         game = load_header(record)
     except ColorettoError as exc:
         return ReplayResult(False, None, str(exc), None)
+    except RecursionError:
+        return ReplayResult(False, None, TOO_DEEP, None)
     actions = record.get("actions", [])
     for i, entry in enumerate(actions):
         try:
             apply_entry(game, entry)
         except (ColorettoError, ValueError) as exc:
             return ReplayResult(False, game, str(exc), i)
+        except RecursionError:
+            return ReplayResult(False, game, TOO_DEEP, i)
     result = record.get("result")
     if result is not None:
         scores = result.get("scores") if isinstance(result, dict) else None
@@ -284,7 +313,7 @@ def replay(record: Any) -> ReplayResult:
             return ReplayResult(False, game, "the record has a result but the game is not over", len(actions))
         if scores != game.state.totals():
             return ReplayResult(
-                False, game, f"result scores {scores} disagree with the replay's {game.state.totals()}", len(actions)
+                False, game, f"result scores {A.short_repr(scores, 200)} disagree with the replay's {game.state.totals()}", len(actions)
             )
     return ReplayResult(True, game)
 

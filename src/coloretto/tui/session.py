@@ -544,7 +544,7 @@ def pending_draw_of(record: dict[str, Any]) -> dict[str, Any] | None:
     if isinstance(pd, dict) and type(pd.get("seat")) is int:
         try:
             card_code(pd.get("card"))  # type: ignore[arg-type]
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: a deeply nested "card"
             return None
         return pd
     return None

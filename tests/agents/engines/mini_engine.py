@@ -5,6 +5,8 @@ crash      exits (status 3) at its first decide
 silent     never answers decide (keeps reading)
 malformed  answers decide with a line that is not JSON
 illegal    answers decide with an action outside legal (take row 5 / draw)
+farrow     answers decide with {"action": "take", "row": 99} (well-formed, illegal)
+negrow     answers decide with {"action": "take", "row": -1} (malformed)
 wrongtype  answers decide with a JSON object of the wrong type
 noready    answers hello with something other than ready
 stderr     like ok, but writes a line to standard error for every message
@@ -44,6 +46,9 @@ for line in sys.stdin:
         if mode == "malformed":
             sys.stdout.write("this is not json\n")
             sys.stdout.flush()
+            continue
+        if mode in ("farrow", "negrow"):
+            send({"type": "action", "action": {"action": "take", "row": 99 if mode == "farrow" else -1}})
             continue
         if mode == "wrongtype":
             send({"type": "move", "action": legal[0]})

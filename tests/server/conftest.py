@@ -11,20 +11,22 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+from serverproc import ServerProcess
 
 PG_ADMIN_URL = os.environ.get("COLORETTO_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("COLORETTO_TEST_REDIS", "redis://127.0.0.1:6379/0")
+FAST_TEST_FLAGS = ("--computer-delay", "0", "--handover-after", "0", "--ws-rate", "1000", "--ws-burst", "1000",
+                   "--ip-rate", "1000", "--ip-burst", "1000")
+"""Flags of the server tests' processes: computers act at once, limits out of the way (the
+limits have their own tests)."""
 
 
 def _port_open(host: str, port: int) -> bool:
@@ -118,67 +120,13 @@ def redis_url() -> str:
     return REDIS_URL
 
 
-def free_port() -> int:
-    """A TCP port free right now on 127.0.0.1."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class ServerProcess:
-    """A ``coloretto serve`` subprocess on a free port."""
-
-    def __init__(self, db_url: str, log_path: Path, *extra: str, port: int | None = None) -> None:
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.ws = f"ws://127.0.0.1:{self.port}"
-        self.log_path = log_path
-        self.args = [sys.executable, "-m", "coloretto.cli.main", "serve", "--port", str(self.port),
-                     "--database-url", db_url, "--computer-delay", "0", "--handover-after", "0",
-                     "--log-level", "warning", "--ws-rate", "1000", "--ws-burst", "1000",
-                     "--ip-rate", "1000", "--ip-burst", "1000", *extra]
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> ServerProcess:
-        """Start and wait until ``/api/health`` answers (fails after 30 s)."""
-        with open(self.log_path, "ab") as log:  # the child keeps its own copy of the file
-            self.proc = subprocess.Popen(self.args, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                pytest.fail(f"coloretto serve exited with {self.proc.returncode}: {self.log_path.read_text()[-2000:]}")
-            try:
-                if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        pytest.fail(f"coloretto serve did not answer within 30 s: {self.log_path.read_text()[-2000:]}")
-
-    def kill9(self) -> None:
-        """SIGKILL the process and reap it."""
-        assert self.proc is not None
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=10)
-
-    def stop(self) -> None:
-        """Terminate (if running)."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-
-
 @pytest.fixture
 def server_factory(tmp_path: Path) -> Iterator[Any]:
     """``make(db_url, *flags, port=None) -> ServerProcess`` (not started); all are stopped at the end."""
     made: list[ServerProcess] = []
 
     def make(db: str, *extra: str, port: int | None = None) -> ServerProcess:
-        s = ServerProcess(db, tmp_path / f"server{len(made)}.log", *extra, port=port)
+        s = ServerProcess(db, tmp_path / f"server{len(made)}.log", *FAST_TEST_FLAGS, *extra, port=port)
         made.append(s)
         return s
 

@@ -10,16 +10,12 @@ it is missing these tests are skipped with that reason (shown by ``-ra``), or fa
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+from serverproc import ServerProcess
 
 CHROMIUM = os.environ.get("COLORETTO_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -35,78 +31,14 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "e2e"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class WebServer:
-    """A ``coloretto serve`` subprocess (``url``: http://127.0.0.1:PORT)."""
-
-    def __init__(self, db: Path, log: Path) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = log
-        self.args = [
-            sys.executable,
-            "-m",
-            "coloretto.cli.main",
-            "serve",
-            "--port",
-            str(self.port),
-            "--database-url",
-            str(db),
-            "--computer-delay",
-            "0",
-            "--handover-after",
-            "2",
-            "--log-level",
-            "warning",
-            "--no-access-log",
-        ]
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        """Start it and wait for ``/api/health`` (fails after 30 s with the server's log)."""
-        with open(self.log, "ab") as out:  # the child keeps its own copy of the descriptor
-            self.proc = subprocess.Popen(self.args, stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                pytest.fail(
-                    f"coloretto serve exited ({self.proc.returncode}): {self.log.read_text()[-2000:]}"
-                )
-            try:
-                if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)  # polling a starting process: nothing to wait on
-        pytest.fail(f"coloretto serve did not answer within 30 s: {self.log.read_text()[-2000:]}")
-
-    def kill9(self) -> None:
-        """SIGKILL it (a crash) and reap it."""
-        assert self.proc is not None
-        self.proc.kill()
-        self.proc.wait(timeout=10)
-
-    def stop(self) -> None:
-        """Terminate it (kill after 10 s)."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-
-
 @pytest.fixture(scope="module")
-def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One server with a fresh SQLite database for the tests of a module."""
     tmp = tmp_path_factory.mktemp("e2e-server")
-    server = WebServer(tmp / "coloretto.db", tmp / "server.log")
+    server = ServerProcess(
+        str(tmp / "coloretto.db"), tmp / "server.log",
+        "--computer-delay", "0", "--handover-after", "2", "--no-access-log",
+    )
     server.start()
     try:
         yield server

@@ -1,6 +1,6 @@
 """Fast playout speed against the C yardstick ``limit.c``, measured in the same run.
 
-Compiles ``../shared/bench/limit.c`` (``--limit-c``) with ``cc -O2`` in a temporary
+Compiles ``src/coloretto/arena/data/limit.c`` (``--limit-c``) with ``cc -O2`` in a temporary
 directory, then for 4 and 5 players runs ``limit PLAYERS GAMES`` and
 ``coloretto.fastcore.bench.fast_playout_bench(PLAYERS, GAMES, SEED)`` (limit.c in two
 halves of GAMES / 2, one before and one after the fast core) and prints both figures and
@@ -25,7 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-DEFAULT_LIMIT_C = Path(__file__).resolve().parents[2] / "shared" / "bench" / "limit.c"
+DEFAULT_LIMIT_C = Path(__file__).resolve().parents[1] / "src" / "coloretto" / "arena" / "data" / "limit.c"
 FIRST_CALL = (
     "import time; t0 = time.perf_counter(); import coloretto.fastcore as f; f.warmup(); "
     "print(time.perf_counter() - t0)"

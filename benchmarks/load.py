@@ -1,4 +1,4 @@
-"""Load benchmark of the web server (issue 4): N concurrent tables played through real
+"""Load benchmark of the web server: N concurrent tables played through real
 WebSocket clients on loopback.
 
 Each table has four human seats; every seat is a WebSocket client (so 4 N connections)

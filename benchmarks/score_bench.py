@@ -1,4 +1,4 @@
-"""Print optimal scorings per second (rules.md §6) without and with the cache.
+"""Print optimal scorings per second (docs/rules.md §6) without and with the cache.
 
 Usage: python benchmarks/score_bench.py [--seconds 2] [--seed 0] [--json]
 """

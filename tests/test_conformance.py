@@ -1,7 +1,7 @@
 """Conformance harness in the spirit of OpenSpiel's random simulation test.
 
 Thousands of seeded random games over every preset, player count and a set of option
-combinations; after EVERY step the invariants of rules.md are checked:
+combinations; after EVERY step the invariants of docs/rules.md are checked:
 
 * every card of the game's setup is in exactly one place (draw pile, rows, collections,
   the drawn card, cards removed at round ends, the set-aside Last Round card);

@@ -82,9 +82,10 @@ def test_cli_playout_without_limit_json(capsys: pytest.CaptureFixture[str]) -> N
 def test_cli_playout_states_a_missing_default_limit_c(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Only the default location may be absent: the figures come without a ratio."""
+    """Only the default location may be absent (a broken install): the figures come without a
+    ratio."""
     monkeypatch.delenv(bench.LIMIT_C_ENV, raising=False)
-    monkeypatch.setattr(bench, "LIMIT_C_RELATIVE", Path("no-such-dir") / "limit.c")
+    monkeypatch.setattr(bench, "LIMIT_C_DEFAULT", tmp_path / "no-such-dir" / "limit.c")
     monkeypatch.chdir(tmp_path)
     assert main(["bench", "playout", "--games", "2"]) == 0
     out = capsys.readouterr().out
@@ -262,11 +263,15 @@ def test_cli_score_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert "scorings_per_s=" in capsys.readouterr().out
 
 
-def test_limit_c_location() -> None:
-    assert bench.find_limit_c("x/limit.c") == Path("x/limit.c")  # an explicit path is kept
-    expected = Path(bench.__file__).resolve().parents[3] / bench.LIMIT_C_RELATIVE
-    if expected.is_file():
-        assert bench.find_limit_c() == expected.resolve()
+def test_limit_c_location(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An explicit path is kept; by default limit.c is the copy shipped inside the package,
+    so the yardstick is there after ``pip install`` too."""
+    monkeypatch.delenv(bench.LIMIT_C_ENV, raising=False)
+    assert bench.find_limit_c("x/limit.c") == Path("x/limit.c")
+    shipped = bench.find_limit_c()
+    assert shipped is not None and shipped.is_file() and shipped.name == "limit.c"
+    assert shipped.parent.parent == Path(bench.__file__).resolve().parent
+    assert "int main" in shipped.read_text(encoding="utf-8")
 
 
 def test_limit_halves_combine_as_total_games_over_total_seconds() -> None:

@@ -1,4 +1,4 @@
-"""Tests of ``coloretto score`` (rules.md §6 for people at a physical table)."""
+"""Tests of ``coloretto score`` (docs/rules.md §6 for people at a physical table)."""
 
 from __future__ import annotations
 

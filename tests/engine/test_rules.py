@@ -1,4 +1,4 @@
-"""One test (at least) per rule and option of rules.md, each failing if the rule is broken.
+"""One test (at least) per rule and option of docs/rules.md, each failing if the rule is broken.
 
 States are built with a chosen draw pile (``engine_helpers.stacked_state``) so that every
 situation of the rules can be forced.
@@ -378,7 +378,7 @@ def to_pile_exhaustion(st: GameState, last_cards: int) -> None:
 
 
 def test_empty_pile_drawing_illegal_players_with_empty_rows_leave() -> None:
-    """rules.md §5.3 in a custom setup whose draw pile empties."""
+    """docs/rules.md §5.3 in a custom setup whose draw pile empties."""
     st = stacked_state(big_rows(5))
     to_pile_exhaustion(st, 15)
     assert [len(r) for r in st.rows] == [6, 6, 3, 0, 0, 0]

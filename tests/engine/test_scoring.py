@@ -1,4 +1,4 @@
-"""Tests of optimal scoring (rules.md §6, the Extrakarten scoring cards of §7)."""
+"""Tests of optimal scoring (docs/rules.md §6, the Extrakarten scoring cards of §7)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,6 @@ from coloretto.engine.scoring import (
 )
 
 DATA = Path(__file__).parents[1] / "data" / "scoring-cases.json"
-SHARED = Path(__file__).parents[3] / "shared" / "scoring-cases.json"
 CASES: list[dict[str, Any]] = json.loads(DATA.read_text(encoding="utf-8"))
 
 ALL_RULES = [
@@ -116,12 +115,6 @@ def index_of(case: dict[str, Any], label: str) -> int:
 
 
 # ----- the shared cases and the rulebook's worked examples ----------------------------------
-def test_case_file_is_a_copy_of_shared() -> None:
-    if not SHARED.exists():
-        pytest.skip("no ../shared/scoring-cases.json here")
-    assert json.loads(SHARED.read_text(encoding="utf-8")) == CASES
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_scoring_cases(case: dict[str, Any]) -> None:
     counts, jokers, plus2, table = case_input(case)
@@ -133,7 +126,7 @@ def test_scoring_cases(case: dict[str, Any]) -> None:
     check_breakdown(b, counts, jokers, plus2, table, 1, None)
 
 
-# rules.md §6, "Worked examples": (table, counts by colour, jokers, plus2, total, joker target)
+# docs/rules.md §6, "Worked examples": (table, counts by colour, jokers, plus2, total, joker target)
 WORKED = [
     ("brown", {"green": 6, "yellow": 4, "red": 3, "blue": 2}, 0, 1, 36, None),
     ("brown", {"green": 6, "yellow": 4, "red": 3, "blue": 2}, 1, 1, 41, "yellow"),
@@ -162,7 +155,7 @@ def test_worked_examples(
 
 
 def test_largest_colour_heuristic_is_wrong() -> None:
-    """rules.md §6.4: "jokers to the largest colour" gives 36 on the rulebook example."""
+    """docs/rules.md §6.4: "jokers to the largest colour" gives 36 on the rulebook example."""
     counts = [6, 4, 3, 2, 0, 0, 0]
     assert optimal_score([7, 4, 3, 2, 0, 0, 0], 0, 1).total == 36
     assert optimal_score(counts, 1, 1).total == 41
@@ -196,7 +189,7 @@ def test_extrakarten_values() -> None:
 
 
 def test_violet_joker_to_the_smallest_colour() -> None:
-    """rules.md §6.4: on the violet table the best target can be the smallest colour."""
+    """docs/rules.md §6.4: on the violet table the best target can be the smallest colour."""
     b = optimal_score([6, 4, 3, 2, 0, 0, 0], 1, 1, table=VIOLET_TABLE)
     assert b.jokers == {3: 1}
 

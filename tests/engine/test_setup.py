@@ -1,4 +1,4 @@
-"""Setup of a game (rules.md §2) and the setup check of records (rules.md §7, last paragraph)."""
+"""Setup of a game (docs/rules.md §2) and the setup check of records (docs/rules.md §7, last paragraph)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Differential tests: the fast core against the engine, step by step (issue 5).
+"""Differential tests: the fast core against the engine, step by step.
 
 For every preset and player count and the option variants (violet table, every extra card,
 custom row capacities, next-round starter, joker_any_color false, chosen starting cards),
@@ -46,7 +46,7 @@ for _extra in ("single_three", "triple_three", "first_out_draws", "triple_minus"
 CONFIGS += [
     ("caps-3324-4p", "classic", 4, {"row_capacities": (3, 3, 2, 4)}, 80),
     ("caps-123456-3p", "modern", 3, {"row_capacities": (1, 2, 3, 4, 5, 6)}, 80),
-    # large rows empty the draw pile: rules.md §5.3 (leaving with nothing, game end)
+    # large rows empty the draw pile: docs/rules.md §5.3 (leaving with nothing, game end)
     ("caps-6x6-5p", "classic", 5, {"row_capacities": (6, 6, 6, 6, 6, 6)}, 80),
     (
         "caps-6x5-4p-modern-fod",

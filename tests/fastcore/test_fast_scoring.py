@@ -1,4 +1,4 @@
-"""The fast core's optimal scoring against the engine's (rules.md §6, §7 Extrakarten)."""
+"""The fast core's optimal scoring against the engine's (docs/rules.md §6, §7 Extrakarten)."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def test_fast_score_equals_engine(table: str, extra: str | None, joker_any: bool
 
 
 def test_worked_examples_of_the_rules() -> None:
-    """rules.md §6 table (colours renamed to indices: any seven labels)."""
+    """docs/rules.md §6 table (colours renamed to indices: any seven labels)."""
     brown = rules_template(Rules())
     violet = rules_template(Rules(table="violet"))
 

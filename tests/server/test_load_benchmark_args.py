@@ -1,4 +1,4 @@
-"""``benchmarks/load.py`` (the load benchmark of issue 4) refuses bad arguments with a clear
+"""``benchmarks/load.py`` refuses bad arguments with a clear
 message and exit status 2, before starting anything; and a server that cannot open its
 database says so briefly. No load is generated here (the figures come from running the
 script itself, docs/benchmarks.md)."""

@@ -76,7 +76,7 @@ def test_board_shows_everything_a_player_needs() -> None:
 
 
 def test_breakdown_of_rulebook_example() -> None:
-    """rules.md §6: green 6, yellow 4, orange 3, blue 2, one joker, one "+2" = 41 (joker to
+    """docs/rules.md §6: green 6, yellow 4, orange 3, blue 2, one joker, one "+2" = 41 (joker to
     yellow)."""
     state = new_game(Rules(players=4), 1)
     coll = [0] * 10

@@ -1,4 +1,4 @@
-"""The move advisor (issue 3, item 5): every legal action with its estimated chance of
+"""The move advisor: every legal action with its estimated chance of
 winning and expected final score margin, best first.
 
 It runs the ``mcts`` search (``coloretto.agents.mcts.search``) from the observation with

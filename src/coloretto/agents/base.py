@@ -1,4 +1,4 @@
-"""The ``Agent`` interface shared by every computer player (issue 2, item 7).
+"""The ``Agent`` interface shared by every computer player.
 
 An agent receives an observation (what its seat may know, ``coloretto.engine.observation``)
 and the legal actions, and returns one of them. It is seeded (its own ``random.Random``, so

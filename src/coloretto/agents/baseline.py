@@ -1,4 +1,4 @@
-"""Baseline computer players: ``random`` and ``greedy`` (issue 2, item 7)."""
+"""Baseline computer players: ``random`` and ``greedy``."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ class RandomAgent(Agent):
 
 def row_gain(state: GameState, seat: int, cards: Sequence[int]) -> int:
     """Change of ``seat``'s optimal score if it added ``cards`` (card codes) to its collection
-    now (rules.md §6). Golden joker bonus cards are not counted (they are unknown)."""
+    now (docs/rules.md §6). Golden joker bonus cards are not counted (they are unknown)."""
     from ..engine.scoring import collection_total
 
     coll = state.coll[seat][:]

@@ -1,5 +1,5 @@
 """External engines: a program in any language playing over ``coloretto-engine/1``
-(engine-protocol.md; issue 3, item 6; the outsider's guide is docs/engine-protocol.md).
+(docs/engine-protocol.md, the outsider's guide).
 
 The host (this module) starts the program, writes one JSON object per line to its standard
 input and reads one JSON object per line from its standard output. Standard error is

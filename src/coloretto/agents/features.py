@@ -1,6 +1,6 @@
 """Position features shared by the computer players: what a row is worth to each seat.
 
-The basic quantity is a seat's **row gain**: the change of its optimal score (rules.md §6,
+The basic quantity is a seat's **row gain**: the change of its optimal score (docs/rules.md §6,
 through the memoised ``optimal_total``) if it took a row now. ``RowGains`` computes it for
 every seat and every untaken row of one state, and also for every row with one more card of
 each kind still unseen (what drawing could bring), so a decision needs one batch of scorings.
@@ -21,7 +21,7 @@ __all__ = ["RowGains", "collection_value", "turn_order_after", "unseen_counts"]
 
 
 def collection_value(state: GameState, seat: int, extra: Sequence[int] = ()) -> int:
-    """Optimal score of ``seat``'s collection plus the card codes ``extra`` (rules.md §6).
+    """Optimal score of ``seat``'s collection plus the card codes ``extra`` (docs/rules.md §6).
 
     Jokers may go to the colours ``joker_any_color`` allows; the table and negative factor
     are the rules' (violet table, ``triple_minus`` and the Extrakarten tables included).
@@ -50,7 +50,7 @@ def collection_value(state: GameState, seat: int, extra: Sequence[int] = ()) -> 
 
 def unseen_counts(state: GameState) -> list[int]:
     """Counts (indexed by card code 0..9) of the cards in the draw pile, the Last Round card
-    excluded. The composition is public (rules.md §1); only the order is secret."""
+    excluded. The composition is public (docs/rules.md §1); only the order is secret."""
     counts = [0] * 10
     for c in state.pile:
         if c != LAST_ROUND:
@@ -99,7 +99,7 @@ class RowGains:
         self.total_unseen = sum(self.unseen)
         self._plus: dict[tuple[int, int, int], int] = {}
         # Expected value of one unseen card added to a collection: the golden joker's bonus
-        # (rules.md §5.2) and ``first_out_draws``; computed lazily per seat.
+        # (docs/rules.md §5.2) and ``first_out_draws``; computed lazily per seat.
         self.bonus: dict[int, float] = {}
         rows = state.rows
         self.gain = {

@@ -1,7 +1,7 @@
-"""``heuristic``: a rule-based player that judges rows the way a good player does (issue 3).
+"""``heuristic``: a rule-based player that judges rows the way a good player does.
 
 Every judgement rests on **row gains** (``features.RowGains``): how much a seat's optimal
-score (rules.md §6) changes if it takes a row. The optimal score already encodes the
+score (docs/rules.md §6) changes if it takes a row. The optimal score already encodes the
 three-colour core (a fourth colour counts negative), "+2" cards and jokers (assigned to
 their best colour), and the score table in use: under the violet table, whose values peak
 at 3 cards, a fourth card of a colour has negative gain, so the player stops collecting it

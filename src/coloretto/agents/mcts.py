@@ -1,4 +1,4 @@
-"""``mcts`` and ``oracle``: Monte Carlo tree search over the real game (issue 3).
+"""``mcts`` and ``oracle``: Monte Carlo tree search over the real game.
 
 **Information-set MCTS with determinization.** Coloretto hides only the order of the draw
 pile. Each iteration samples a full state from the observation

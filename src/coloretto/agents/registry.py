@@ -27,7 +27,7 @@ DIFFICULTIES: Final[dict[str, tuple[str, Budget]]] = {
     "hard": ("mcts", Budget(seconds=0.4)),
     "expert": ("mcts", Budget(seconds=2.0)),
 }
-"""Difficulty levels for people (issue 3): name -> (agent, budget). ``easy`` takes any row
+"""Difficulty levels for people: name -> (agent, budget). ``easy`` takes any row
 that raises its score now; ``medium`` is the rule-based ``heuristic``; ``hard`` searches 0.4 s
 per decision (answers within 1 s, p95, on a 2-core machine); ``expert`` 2 s. Measured
 strengths in docs/agents.md."""

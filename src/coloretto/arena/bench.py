@@ -1,9 +1,9 @@
-"""The playout benchmark (issue 2, item 9) and the C yardstick ``limit.c``.
+"""The playout benchmark and the C yardstick ``limit.c``.
 
 The benchmark policy, exactly: at each decision the player to move chooses uniformly among
 {draw, when legal} and {take row r, for each legal r}; after a draw the card goes to a
 uniformly chosen legal row. Classic edition, brown table, every player scored optimally at
-the end. ``../shared/bench/limit.c`` plays the same policy as tight C (4 and 5 players).
+the end. ``limit.c`` (shipped as ``coloretto/arena/data/limit.c``) plays the same policy as tight C (4 and 5 players).
 
 Our playout uses the engine's fast path (``GameState.legal_codes``, ``apply_code``,
 ``totals``), no agents or observations. Each game is dealt by ``new_game`` from
@@ -28,11 +28,11 @@ from typing import Any
 from ..engine.rules import Rules
 from ..engine.state import OVER, GameState, hash_seed, new_game
 
-LIMIT_C_RELATIVE = Path("..") / "shared" / "bench" / "limit.c"
-"""Where limit.c lies relative to the repository root."""
+LIMIT_C_DEFAULT = Path(__file__).resolve().parent / "data" / "limit.c"
+"""limit.c as shipped with the package (``coloretto/arena/data/limit.c``)."""
 
 LIMIT_C_ENV = "COLORETTO_LIMIT_C"
-"""Environment variable naming limit.c; when set it comes before ``LIMIT_C_RELATIVE``."""
+"""Environment variable naming limit.c; when set it comes before ``LIMIT_C_DEFAULT``."""
 
 LIMIT_PLAYERS = (4, 5)
 """Player counts limit.c models (it removes no colour)."""
@@ -106,22 +106,14 @@ class LimitUnavailable(Exception):
 
 def find_limit_c(explicit: str | os.PathLike[str] | None = None) -> Path | None:
     """The path of limit.c: ``explicit`` if given, else ``$COLORETTO_LIMIT_C`` if set and not
-    empty (either even if missing, so the caller can say so), else
-    ``../shared/bench/limit.c`` from the repository root (found from this file, then from
-    the working directory). ``None`` if it is nowhere."""
+    empty (either even if missing, so the caller can say so), else the copy shipped with the
+    package (``LIMIT_C_DEFAULT``). ``None`` if that copy is missing (a broken install)."""
     if explicit is not None:
         return Path(explicit)
     env = os.environ.get(LIMIT_C_ENV)
     if env:
         return Path(env)
-    candidates = [
-        Path(__file__).resolve().parents[3] / LIMIT_C_RELATIVE,
-        Path.cwd() / LIMIT_C_RELATIVE,
-    ]
-    for candidate in candidates:
-        if candidate.is_file():
-            return candidate.resolve()
-    return None
+    return LIMIT_C_DEFAULT if LIMIT_C_DEFAULT.is_file() else None
 
 
 def find_compiler() -> str | None:
@@ -299,8 +291,8 @@ def playout_report(
             try:
                 if source is None:
                     raise LimitUnavailable(
-                        f"limit.c not found (looked for {LIMIT_C_RELATIVE} from the repository "
-                        f"root; give --limit-c PATH or set {LIMIT_C_ENV})"
+                        f"limit.c not found (looked for {LIMIT_C_DEFAULT}; "
+                        f"give --limit-c PATH or set {LIMIT_C_ENV})"
                     )
                 if players not in LIMIT_PLAYERS:
                     raise LimitUnavailable(

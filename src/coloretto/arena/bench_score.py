@@ -1,4 +1,4 @@
-"""Speed of optimal scoring (rules.md §6): scorings per second, without and with the cache.
+"""Speed of optimal scoring (docs/rules.md §6): scorings per second, without and with the cache.
 
 Used by ``benchmarks/score_bench.py``; importable so other tools (``coloretto bench``) can
 report the same figures.

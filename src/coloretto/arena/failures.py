@@ -1,4 +1,4 @@
-"""External engine failures during a game: the host's policy (engine-protocol.md: "the host
+"""External engine failures during a game: the host's policy (docs/engine-protocol.md: "the host
 reports which seat failed and how, and the game ends as forfeited by that seat or is finished
 by a fallback player, as the host was told").
 

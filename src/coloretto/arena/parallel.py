@@ -1,5 +1,5 @@
 """Run independent tasks (games) in parallel: in this process, a local process pool, or a Ray
-cluster (issue 3, arena).
+cluster.
 
 Every backend returns the results **in task order**, whatever order they finished in, so a
 caller that derives everything from the task list gets the same output for any backend and

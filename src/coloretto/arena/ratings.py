@@ -1,5 +1,4 @@
-"""OpenSkill ratings over a run of games (the ``openskill`` package, Plackett-Luce model;
-issue 3, arena).
+"""OpenSkill ratings over a run of games (the ``openskill`` package, Plackett-Luce model).
 
 Each game is one rating update with every seat a one-player team and the game's
 competition ranks (1 = best, ties share a rank). Games are processed in the order given

@@ -1,4 +1,4 @@
-"""Simulate many games between agents (issue 2, item 8), in one or several processes.
+"""Simulate many games between agents, in one or several processes.
 
 Seeds: one root ``seed`` per run. Game ``i`` is dealt from ``game_seed(seed, i)``
 (``coloretto.engine.hash_seed``) and the agent in seat ``s`` of that game is seeded with
@@ -10,7 +10,7 @@ External engines (``cmd:`` specs) that fail are handled by the run's ``on_engine
 policy, as in tournaments (``arena.failures``): the game is forfeited by that seat or
 finished by a fallback agent, the failure is reported, and the run goes on.
 
-Batch fast path (issue 5): when the module ``coloretto.fastcore.batch`` exists and its
+Batch fast path: when the module ``coloretto.fastcore.batch`` exists and its
 ``supports(agent_specs)`` is true, :func:`simulate` hands the whole run to its
 ``simulate_batch(rules, agent_specs, games, seed, workers)`` (final scores, one list per
 game), unless the engine path is forced or needed (records to save, an agent budget, a

@@ -3,7 +3,7 @@
 Method (documented in ``coloretto simulate --help`` and docs/benchmarks.md):
 
 - Each game gives, per seat, three numbers: its **win share** (1 for a sole winner; ties
-  split the win, so each of ``k`` tied winners gets ``1/k``; rules.md §6.5), its **score**
+  split the win, so each of ``k`` tied winners gets ``1/k``; docs/rules.md §6.5), its **score**
   (the final total) and its **rank** (competition ranking as ``GameState.ranks``: 1 = best,
   tied seats share the better rank, e.g. 1, 2, 2, 4).
 - A mean over ``n`` games comes with a 95% confidence interval by the normal
@@ -93,7 +93,7 @@ def mean_ci(values: Sequence[float]) -> Estimate:
 
 def win_shares(scores: Sequence[int]) -> list[float]:
     """Per seat, its share of the win in one game: ``1/k`` for each of ``k`` seats tied on the
-    highest score, 0 for the others (rules.md §6.5: tied players share the win).
+    highest score, 0 for the others (docs/rules.md §6.5: tied players share the win).
 
     Raises:
         ValueError: ``scores`` is empty.

@@ -1,4 +1,4 @@
-"""Tournaments with duplicate deals (``coloretto tournament``; issue 3, arena).
+"""Tournaments with duplicate deals (``coloretto tournament``).
 
 Method
 ------
@@ -14,7 +14,7 @@ Method
   game index before aggregation, so the same root seed gives the same results for any
   worker count and backend (except timings).
 - **Per game and seat:** win share (1 for a sole winner, ``1/k`` for ``k`` tied winners,
-  rules.md §6.5), final score, margin (score minus the table's mean score), competition
+  docs/rules.md §6.5), final score, margin (score minus the table's mean score), competition
   rank (1, 2, 2, 4).
 - **Intervals.** The independent unit is the deal: per entry, each deal gives one sample,
   the mean of the entry's values over the deal's ``n`` rotations; mean and 95% interval over

@@ -1,5 +1,5 @@
 """``coloretto analyze RECORD [--json] [--budget 0.2s] [--top N]``: review a finished (or
-unfinished) game like a chess engine's game review (issue 3, item 5).
+unfinished) game like a chess engine's game review.
 
 The record is replayed; at every decision with more than one legal action the move advisor
 (``coloretto.agents.advisor``) evaluates the legal actions **from that seat's observation**

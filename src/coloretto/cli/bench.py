@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..arena.bench import LIMIT_C_ENV, LIMIT_C_RELATIVE, playout_report
+from ..arena.bench import LIMIT_C_DEFAULT, LIMIT_C_ENV, playout_report
 from ..engine.errors import ColorettoError
 from .main import UsageError
 
@@ -49,8 +49,8 @@ def register(subparsers: Any) -> None:
         "--limit-c",
         metavar="PATH",
         default=None,
-        help=f"path of limit.c; must exist (default ${LIMIT_C_ENV} if set, else "
-        f"{LIMIT_C_RELATIVE} from the repository root, skipped with a note if absent)",
+        help=f"path of limit.c; must exist (default ${LIMIT_C_ENV} if set, else the "
+        "copy shipped with coloretto)",
     )
     po.add_argument(
         "--limit-games",
@@ -93,7 +93,7 @@ def run_playout(args: argparse.Namespace) -> int:
         if args.limit_c is None and env and not Path(env).is_file():
             raise UsageError(
                 f"{LIMIT_C_ENV}={env}: no such file (unset it to use the default "
-                f"{LIMIT_C_RELATIVE})"
+                f"{LIMIT_C_DEFAULT})"
             )
     try:
         report = playout_report(

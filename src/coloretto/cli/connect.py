@@ -1,5 +1,5 @@
 """``coloretto connect URL --engine "python3 my_bot.py"``: seat a ``coloretto-engine/1``
-program at a table of a running ``coloretto serve`` (issue 4; docs/web-api.md).
+program at a table of a running ``coloretto serve`` (docs/web-api.md).
 
 The command is an ordinary client of the web API. In order:
 

@@ -4,7 +4,7 @@ Each subcommand lives in its own module of this package and exposes
 ``register(subparsers) -> None``, which adds its parser and sets ``func`` (a callable taking
 the parsed ``argparse.Namespace`` and returning the exit status).
 
-Exit status: 0 ok, 1 a failed check, 2 bad usage or input (design.md).
+Exit status: 0 ok, 1 a failed check, 2 bad usage or input.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """``coloretto perft RECORD --depth d [--json]``: count legal action sequences from the state
-at the end of a record (issue 2, item 10), to compare rule implementations.
+at the end of a record, to compare rule implementations.
 
 A draw-and-place counts as one action per row choice; the record's draw pile fixes every
 revealed card (``coloretto.engine.perft``). Prints the count for every depth 1..d with the

@@ -1,4 +1,4 @@
-"""``coloretto play``: a game in the terminal, you against computer players (issue 2, item 6).
+"""``coloretto play``: a game in the terminal, you against computer players.
 
 Examples::
 
@@ -57,7 +57,7 @@ RULE_OPTIONS = (
     "extra_card",
     "row_capacities",
 )
-"""rules.md §7 keys settable on the command line (``--next-round-starter`` etc.)."""
+"""docs/rules.md §7 keys settable on the command line (``--next-round-starter`` etc.)."""
 DEAL_OPTIONS = ("removed_colors", "first_player", "preset")
 
 
@@ -71,8 +71,8 @@ def default_opponent() -> str:
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--preset`` and one option per rules.md §7 key (all default to "not given")."""
-    g = parser.add_argument_group("rules (rules.md §7)")
+    """Add ``--preset`` and one option per docs/rules.md §7 key (all default to "not given")."""
+    g = parser.add_argument_group("rules (docs/rules.md §7)")
     g.add_argument("--preset", choices=list(PRESETS), help="rules preset (default classic)")
     g.add_argument("--players", type=int, metavar="N", help="2 to 5 players (default 4)")
     g.add_argument("--edition", choices=EDITIONS)

@@ -1,5 +1,5 @@
 """``coloretto replay FILE [--json]``: check every action of a game record against the rules
-and print the final (or current) scores (issue 2, item 5; docs/record-format.md).
+and print the final (or current) scores (docs/record-format.md).
 
 Exit status: 0 the record is valid, 1 it is not (illegal action, inconsistent setup, a
 ``result`` that disagrees), 2 the file cannot be read or is not JSON.

@@ -10,7 +10,7 @@ seven, each 0 to 9 cards; ``joker``, ``golden_joker`` (0 or 1) and ``plus2`` (0 
 reserved for those cards (jokers and golden joker together at most 3), and ``last_round`` is
 refused (the Last Round card never scores). Jokers may go
 to any of seven colours, also to one not named (shown as "another colour"). The score is the
-maximum over every joker placement (rules.md §6).
+maximum over every joker placement (docs/rules.md §6).
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ from .main import UsageError
 
 RESERVED = ("joker", "golden_joker", "plus2", "last_round")
 LAST_ROUND_LABELS = ("last_round", "last-round", "lastround")
-"""Labels naming the Last Round card, which never scores (rules.md §5.1): refused."""
+"""Labels naming the Last Round card, which never scores (docs/rules.md §5.1): refused."""
 MAX_COUNTS = {"colour": CARDS_PER_COLOR, "plus2": NUM_PLUS2, "joker": 3, "golden_joker": 1}
-"""The most cards of each kind one collection can hold (rules.md §1: 9 cards per colour,
+"""The most cards of each kind one collection can hold (docs/rules.md §1: 9 cards per colour,
 ten "+2" cards, three jokers of which at most one is the golden joker)."""
 SCORING_EXTRAS = ("single_three", "triple_three", "triple_minus")
 TABLE_NAMES = {"brown": "brown", "violet": "violet", "gray": "violet", "grey": "violet"}
@@ -77,7 +77,7 @@ def register(subparsers: Any) -> None:
         "score",
         help="score a collection (optimal jokers), e.g. green=6 yellow=4 joker=1 plus2=1",
         description=(
-            "Score one player's collection with the optimal joker placement (rules.md §6). "
+            "Score one player's collection with the optimal joker placement (docs/rules.md §6). "
             "Give cards as LABEL=N: up to seven colour labels of your choice (0 to 9 cards "
             "each), plus joker=N, golden_joker=N (0 or 1) and plus2=N (0 to 10); jokers and "
             "the golden joker together at most 3. The Last Round card never scores: "
@@ -141,7 +141,7 @@ def parse_cards(items: Sequence[str]) -> Tally:
         key = label.casefold()
         if key in LAST_ROUND_LABELS:
             raise UsageError(
-                f"{_short(item)}: the Last Round card never scores (rules.md §5.1); leave it out"
+                f"{_short(item)}: the Last Round card never scores (docs/rules.md §5.1); leave it out"
             )
         if key in seen:
             raise UsageError(f"{item!r}: label {label!r} is given twice (also as {seen[key]!r})")

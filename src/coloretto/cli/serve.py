@@ -1,4 +1,4 @@
-"""``coloretto serve``: the web application (issue 4; docs/web-api.md, docs/deploy.md).
+"""``coloretto serve``: the web application (docs/web-api.md, docs/deploy.md).
 
 Runs the FastAPI application under uvicorn. The database is SQLite by default (a file),
 or PostgreSQL with ``--database-url postgresql://...``; the schema is migrated to the

@@ -1,5 +1,5 @@
 """``coloretto show RECORD [--seat s] [--json]``: the table at the end of a record as one
-seat sees it (issue 2, item 4).
+seat sees it.
 
 The view is that seat's observation (``coloretto.engine.observation``): never the order of the
 draw pile. ``--json`` prints the ``coloretto-observation/1`` object.

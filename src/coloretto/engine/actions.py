@@ -11,7 +11,7 @@ code                       action
 ``13 .. 19``               choose starting colour ``code - 13``
 =========================  ===================================
 
-JSON forms (engine-protocol.md): ``{"action": "draw"}``, ``{"action": "place", "row": 1}``,
+JSON forms (docs/engine-protocol.md): ``{"action": "draw"}``, ``{"action": "place", "row": 1}``,
 ``{"action": "take", "row": 0}``, ``{"action": "choose_start", "color": "blue"}``.
 """
 
@@ -67,7 +67,7 @@ class Action(NamedTuple):
         return f"choose {COLORS[self.arg]}"
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form of engine-protocol.md."""
+        """The JSON form of docs/engine-protocol.md."""
         if self.kind == "draw":
             return {"action": "draw"}
         if self.kind == "choose_start":

@@ -1,4 +1,4 @@
-"""Cards of Coloretto and their integer codes (rules.md §1).
+"""Cards of Coloretto and their integer codes (docs/rules.md §1).
 
 Card codes are small integers so that states are plain integer data:
 

@@ -8,20 +8,20 @@ class ColorettoError(Exception):
 
 
 class ConfigurationError(ColorettoError, ValueError):
-    """An option, preset or setup value is not one the rules allow (rules.md §7)."""
+    """An option, preset or setup value is not one the rules allow (docs/rules.md §7)."""
 
 
 class IllegalActionError(ColorettoError, ValueError):
     """An action that the rules do not allow in the current state.
 
     Attributes:
-        rule: the rule broken, as a short citation of ``rules.md`` (for example ``"§3 take"``).
+        rule: the rule broken, as a short citation of ``docs/rules.md`` (for example ``"§3 take"``).
         action: the offending action's readable form, or ``None``.
     The state is left unchanged when this is raised.
     """
 
     def __init__(self, message: str, rule: str, action: str | None = None) -> None:
-        super().__init__(f"{message} (rule {rule})")
+        super().__init__(f"{message} (docs/rules.md {rule})")
         self.rule = rule
         self.action = action
 

@@ -1,4 +1,4 @@
-"""The one observer: what a seat may know (design.md; engine-protocol.md
+"""The one observer: what a seat may know (docs/engine-protocol.md
 ``coloretto-observation/1``).
 
 The only secret in Coloretto is the order of the draw pile (which also hides which cards lie
@@ -113,7 +113,7 @@ class Observation:
     def sample_state(self, rng: random.Random) -> GameState:
         """A full state consistent with this observation: the unseen cards shuffled with the
         Last Round card at its known depth; later games of a match dealt afresh. Search uses
-        it to handle chance without reading the real order (issue 3)."""
+        it to handle chance without reading the real order."""
         st = self.state.copy()
         pile = st.pile
         if LAST_ROUND in pile:
@@ -133,7 +133,7 @@ class Observation:
         return st
 
     def to_json(self) -> dict[str, Any]:
-        """The ``coloretto-observation/1`` JSON object (engine-protocol.md), cached."""
+        """The ``coloretto-observation/1`` JSON object (docs/engine-protocol.md), cached."""
         if self._json is None:
             self._json = observation_json(self.state, self.seat, self.unseen())
         return self._json

@@ -1,4 +1,4 @@
-"""perft: count legal action sequences, to compare rule implementations (issue 2, item 10).
+"""perft: count legal action sequences, to compare rule implementations.
 
 A draw-and-place counts as one action per row choice: from a ``turn`` decision, drawing
 reveals the card fixed by the draw pile, and each legal row for it is one action. A

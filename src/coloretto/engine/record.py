@@ -1,6 +1,6 @@
 """Game records, format ``coloretto-record/1`` (docs/record-format.md).
 
-A record is JSON: the rules (rules.md §7 keys), seat names, the setup (one object, or a
+A record is JSON: the rules (docs/rules.md §7 keys), seat names, the setup (one object, or a
 list of one per game for a match), the actions in order, and optionally the result.
 ``Game`` plays a state while keeping its record; ``replay`` checks a record action by
 action against the rules.
@@ -247,7 +247,7 @@ def apply_entry(game: Game, entry: Any) -> None:
         except ValueError as exc:
             raise InvalidRecordError(str(exc)) from None
         if code == LAST_ROUND:
-            raise InvalidRecordError("the Last Round card is never placed in a row (rules.md §5.1)")
+            raise InvalidRecordError("the Last Round card is never placed in a row (docs/rules.md §5.1)")
         before = st.copy()
         game.play(A.DRAW_ACTION)
         if st.drawn != code:

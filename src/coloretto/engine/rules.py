@@ -1,6 +1,6 @@
-"""Rule options, presets and declarative game metadata (rules.md §1, §2, §7).
+"""Rule options, presets and declarative game metadata (docs/rules.md §1, §2, §7).
 
-``Rules`` is an immutable value holding every option of rules.md §7 under its key there.
+``Rules`` is an immutable value holding every option of docs/rules.md §7 under its key there.
 Derived constants a game needs (row capacities, jokers, cards under the Last Round card,
 score table) are properties, so they are computed in one place.
 """
@@ -28,14 +28,14 @@ MAX_ROWS: Final = 6
 MAX_CAPACITY: Final = 6
 
 BROWN_TABLE: Final = (0, 1, 3, 6, 10, 15, 21)
-"""Points for 0..6 cards of one colour on the standard (brown) score table (rules.md §6)."""
+"""Points for 0..6 cards of one colour on the standard (brown) score table (docs/rules.md §6)."""
 VIOLET_TABLE: Final = (0, 1, 4, 8, 7, 6, 5)
-"""Points for 0..6 cards of one colour on the alternate (gray/violet) score table (rules.md §6)."""
+"""Points for 0..6 cards of one colour on the alternate (gray/violet) score table (docs/rules.md §6)."""
 
 
 @dataclass(frozen=True)
 class Rules:
-    """Every option of rules.md §7; a missing key takes its default.
+    """Every option of docs/rules.md §7; a missing key takes its default.
 
     Attributes:
         players: 2 to 5.
@@ -104,7 +104,7 @@ class Rules:
     # ----- derived constants -------------------------------------------------------------
     @property
     def capacities(self) -> tuple[int, ...]:
-        """Row capacities in table order (rules.md §2 and the ``row_capacities`` option)."""
+        """Row capacities in table order (docs/rules.md §2 and the ``row_capacities`` option)."""
         if self.row_capacities is not None:
             return self.row_capacities
         return (1, 2, 3) if self.players == 2 else (3,) * self.players
@@ -116,32 +116,32 @@ class Rules:
 
     @property
     def colors_in_play(self) -> int:
-        """How many colours are in play: 5 (2 players), 6 (3 players) or 7 (rules.md §2)."""
+        """How many colours are in play: 5 (2 players), 6 (3 players) or 7 (docs/rules.md §2)."""
         return {2: 5, 3: 6}.get(self.players, NUM_COLORS)
 
     @property
     def colors_removed(self) -> int:
-        """How many colours are removed at setup (rules.md §2)."""
+        """How many colours are removed at setup (docs/rules.md §2)."""
         return NUM_COLORS - self.colors_in_play
 
     @property
     def starting_cards_each(self) -> int:
-        """Starting colour cards per player: 2 with two players, otherwise 1 (rules.md §2)."""
+        """Starting colour cards per player: 2 with two players, otherwise 1 (docs/rules.md §2)."""
         return 2 if self.players == 2 else 1
 
     @property
     def jokers(self) -> int:
-        """Regular jokers in the game: 3 classic, 2 modern (rules.md §1)."""
+        """Regular jokers in the game: 3 classic, 2 modern (docs/rules.md §1)."""
         return 3 if self.edition == "classic" else 2
 
     @property
     def golden_jokers(self) -> int:
-        """Golden jokers: 1 in the modern edition, 0 in the classic (rules.md §1)."""
+        """Golden jokers: 1 in the modern edition, 0 in the classic (docs/rules.md §1)."""
         return 1 if self.edition == "modern" else 0
 
     @property
     def cards_under_last_round(self) -> int:
-        """K: cards under the Last Round card, 15 classic, 16 modern (rules.md §1)."""
+        """K: cards under the Last Round card, 15 classic, 16 modern (docs/rules.md §1)."""
         return 15 if self.edition == "classic" else 16
 
     @property
@@ -161,7 +161,7 @@ class Rules:
 
     # ----- conversion ----------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """Every option under its rules.md §7 key (defaults filled in), JSON-ready."""
+        """Every option under its docs/rules.md §7 key (defaults filled in), JSON-ready."""
         d = dataclasses.asdict(self)
         if self.row_capacities is not None:
             d["row_capacities"] = list(self.row_capacities)
@@ -198,7 +198,7 @@ PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
     "bga": {"edition": "classic", "starting_cards": "random"},
     "abacus2003": {"edition": "classic", "match_games": 4},
 }
-"""Presets of rules.md §7 as option overrides."""
+"""Presets of docs/rules.md §7 as option overrides."""
 
 PRESET_PLAYERS: Final[Mapping[str, tuple[int, int]]] = {
     "classic": (2, 5),

@@ -1,4 +1,4 @@
-"""Optimal scoring of a collection (rules.md §6).
+"""Optimal scoring of a collection (docs/rules.md §6).
 
 A player's score is the **maximum**, over every assignment of their jokers to colours and
 every choice of three positive colours, of::
@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 PLUS2_POINTS: Final = 2
-"""Points of one "+2" card (rules.md §6.3)."""
+"""Points of one "+2" card (docs/rules.md §6.3)."""
 
 _TOTAL_CACHE_SIZE: Final = 1 << 16
 _SOLVE_CACHE_SIZE: Final = 1 << 17
@@ -303,7 +303,7 @@ def optimal_total(
     negative_factor: int = 1,
     joker_colors: tuple[int, ...] | None = None,
 ) -> int:
-    """The optimal score of a collection, memoised (rules.md §6).
+    """The optimal score of a collection, memoised (docs/rules.md §6).
 
     Same rule and arguments as :func:`optimal_score`, which returns the breakdown; this
     returns only ``total`` and is the fast path for simulations. Results are cached on the
@@ -359,7 +359,7 @@ def optimal_score(
     negative_factor: int = 1,
     joker_colors: Sequence[int] | None = None,
 ) -> ScoreBreakdown:
-    """The optimal score of a collection with its breakdown (rules.md §6).
+    """The optimal score of a collection with its breakdown (docs/rules.md §6).
 
     Each joker is assigned to one colour of ``joker_colors`` (several may share one); a
     colour beyond the table's last entry (6 cards) scores as that entry; the three colours
@@ -442,7 +442,7 @@ def _check_collection(collection: Sequence[int]) -> None:
 def joker_targets(
     collection: Sequence[int], rules: Rules, colors_in_play: Sequence[int]
 ) -> tuple[int, ...]:
-    """Colours a joker of ``collection`` may be assigned to (rules.md §6.1, §7).
+    """Colours a joker of ``collection`` may be assigned to (docs/rules.md §6.1, §7).
 
     Args:
         collection: 10 counts indexed by card code (see ``cards``).
@@ -468,7 +468,7 @@ def joker_targets(
 def score_collection(
     collection: Sequence[int], rules: Rules, colors_in_play: Sequence[int]
 ) -> ScoreBreakdown:
-    """Optimal score of a 10-count collection under ``rules`` (rules.md §6, §7).
+    """Optimal score of a 10-count collection under ``rules`` (docs/rules.md §6, §7).
 
     Golden jokers score as jokers; jokers may go to :func:`joker_targets`; the table is
     ``rules.score_table`` (``single_three`` / ``triple_three`` applied) and negative colours

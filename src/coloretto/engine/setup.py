@@ -1,4 +1,4 @@
-"""Setup of a game: removed colours, starting cards, first player, draw pile (rules.md §2).
+"""Setup of a game: removed colours, starting cards, first player, draw pile (docs/rules.md §2).
 
 A ``Setup`` fixes all chance of one game: the draw pile is decided before the first turn (or,
 with ``starting_cards="choose"``, right after the choices, from ``shuffle_seed``). Piles are
@@ -59,7 +59,7 @@ def pile_composition(
     """The multiset of cards in the draw pile before the Last Round card is added.
 
     Shape: ``Counter`` card code -> number. Sizes in a standard game: 2p 54, 3p 64, 4p 72,
-    5p 71 (rules.md §2 step 4).
+    5p 71 (docs/rules.md §2 step 4).
     """
     comp: Counter[int] = Counter()
     for c in range(NUM_COLORS):
@@ -92,7 +92,7 @@ def deal(
     first_player: int | None = None,
     preset_name: str | None = None,
 ) -> Setup:
-    """A random setup for ``rules`` from ``seed`` (rules.md §2), deterministic in its inputs.
+    """A random setup for ``rules`` from ``seed`` (docs/rules.md §2), deterministic in its inputs.
 
     Args:
         removed_colors: colours to remove (2 players: two, 3 players: one); default at random,
@@ -137,7 +137,7 @@ def deal(
 
 
 def check_removed(rules: Rules, removed: Sequence[int]) -> None:
-    """Check the removed colours: the right number, distinct, valid (rules.md §2 step 1).
+    """Check the removed colours: the right number, distinct, valid (docs/rules.md §2 step 1).
 
     Raises:
         ConfigurationError: what is wrong.
@@ -154,7 +154,7 @@ def check_removed(rules: Rules, removed: Sequence[int]) -> None:
 
 def check_starting_cards(rules: Rules, removed: Sequence[int], starting: Sequence[Sequence[int]]) -> None:
     """Check starting cards: one list per seat, the right number each, all colours different
-    and in play (rules.md §2 step 2).
+    and in play (docs/rules.md §2 step 2).
 
     Raises:
         ConfigurationError: what is wrong.
@@ -176,7 +176,7 @@ def check_starting_cards(rules: Rules, removed: Sequence[int], starting: Sequenc
 
 def check_pile(rules: Rules, pile: Sequence[int], composition: Counter[int]) -> None:
     """Check a given draw pile (top first): exactly ``composition`` plus one Last Round card
-    with K cards under it (rules.md §7, last paragraph).
+    with K cards under it (docs/rules.md §7, last paragraph).
 
     Raises:
         ConfigurationError: the first difference found (missing, extra card, or LR depth).
@@ -202,7 +202,7 @@ def check_pile(rules: Rules, pile: Sequence[int], composition: Counter[int]) -> 
 
 
 def check_setup(rules: Rules, setup: Setup) -> None:
-    """Check a whole setup against ``rules`` (rules.md §2 and the last paragraph of §7):
+    """Check a whole setup against ``rules`` (docs/rules.md §2 and the last paragraph of §7):
     removed colours, first player, starting cards (dealt) or their absence (chosen), and a
     given draw pile, which must hold exactly the cards the options and the starting cards
     leave, with the Last Round card at depth K. With chosen starting cards a given pile

@@ -1,10 +1,10 @@
-"""The game state and its transitions (rules.md §3 to §5).
+"""The game state and its transitions (docs/rules.md §3 to §5).
 
 ``GameState`` is plain integer data (lists of small ints) with explicit transitions:
 ``apply`` checks an action and mutates the state; ``child`` returns a changed copy;
 ``copy`` is cheap (no deep copies). Search code keeps the old state as its undo.
 
-Everything random is fixed by the ``Setup`` of each game (rules.md §2); the engine itself
+Everything random is fixed by the ``Setup`` of each game (docs/rules.md §2); the engine itself
 never draws a random number.
 """
 
@@ -138,7 +138,7 @@ class GameState:
         Raises:
             ConfigurationError: the number of setups is not ``rules.match_games``, or a
                 setup is inconsistent with the rules (removed colours, first player, starting
-                cards, draw pile composition or Last Round depth; rules.md §2, §7). Every
+                cards, draw pile composition or Last Round depth; docs/rules.md §2, §7). Every
                 game's setup of a match is checked here, before the first turn.
         """
         if len(setups) != rules.match_games:
@@ -198,7 +198,7 @@ class GameState:
     def _make_pile(self, setup: Setup, starting: Sequence[Sequence[int]]) -> list[int]:
         """The draw pile, bottom first: the setup's (already checked by ``check_setup`` when
         the starting cards were dealt; checked here against chosen ones) or shuffled from its
-        seed after the choices (rules.md §2 step 3).
+        seed after the choices (docs/rules.md §2 step 3).
 
         Raises:
             ConfigurationError: a given pile does not hold what the chosen cards leave.
@@ -288,7 +288,7 @@ class GameState:
         return []
 
     def legal_actions(self) -> list[Action]:
-        """The legal actions, in code order; empty when the game is over (rules.md §3)."""
+        """The legal actions, in code order; empty when the game is over (docs/rules.md §3)."""
         all_actions = A.ALL_ACTIONS
         return [all_actions[c] for c in self.legal_codes()]
 
@@ -300,14 +300,14 @@ class GameState:
         return mask
 
     def joker_targets(self, seat: int) -> tuple[int, ...]:
-        """Colours a joker of ``seat`` may be assigned to (rules.md §6.1, ``joker_any_color``)."""
+        """Colours a joker of ``seat`` may be assigned to (docs/rules.md §6.1, ``joker_any_color``)."""
         if self._jokers_any:
             return self.in_play
         held = tuple(c for c in self.in_play if self.coll[seat][c])
         return held or self.in_play
 
     def score(self, seat: int) -> int:
-        """``seat``'s optimal score of its current collection (rules.md §6)."""
+        """``seat``'s optimal score of its current collection (docs/rules.md §6)."""
         return collection_total(self.coll[seat], self.rules, self.in_play)
 
     def scores(self) -> list[int]:
@@ -315,7 +315,7 @@ class GameState:
         return [self.score(s) for s in range(self.n)]
 
     def breakdown(self, seat: int) -> ScoreBreakdown:
-        """``seat``'s optimal score with its breakdown (rules.md §6.4)."""
+        """``seat``'s optimal score with its breakdown (docs/rules.md §6.4)."""
         return score_collection(self.coll[seat], self.rules, self.in_play)
 
     def totals(self) -> list[int]:
@@ -326,7 +326,7 @@ class GameState:
         return [t + s for t, s in zip(self.match_totals, self.scores())]
 
     def winners(self) -> list[int]:
-        """Seats with the highest total; ties share the win (rules.md §6.5)."""
+        """Seats with the highest total; ties share the win (docs/rules.md §6.5)."""
         totals = self.totals()
         best = max(totals)
         return [s for s, t in enumerate(totals) if t == best]
@@ -344,12 +344,12 @@ class GameState:
             IllegalActionError: the action is not legal now; the message and ``rule`` say
                 which rule forbids it. Also for a value that is no action at all (an
                 ``Action`` with an out-of-range row or colour, a code outside 0..19, a bool),
-                with ``rule`` ``"engine-protocol.md actions"``. The state is unchanged.
+                with ``rule`` ``"docs/engine-protocol.md actions"``. The state is unchanged.
         """
         try:
             code = A.checked_code(action)
         except ValueError as exc:
-            raise IllegalActionError(str(exc), "engine-protocol.md actions") from None
+            raise IllegalActionError(str(exc), "docs/engine-protocol.md actions") from None
         if code not in self.legal_codes():
             raise self._illegal(code)
         self.apply_code(code)
@@ -404,7 +404,7 @@ class GameState:
         self._leave(seat)
 
     def _bonus(self, seat: int) -> None:
-        """Reveal the top card into ``seat``'s collection (rules.md §5.2)."""
+        """Reveal the top card into ``seat``'s collection (docs/rules.md §5.2)."""
         pile = self.pile
         if pile and pile[-1] == LAST_ROUND:
             pile.pop()
@@ -428,7 +428,7 @@ class GameState:
         while out[p]:
             p = (p + 1) % n
         self.to_move = p
-        # rules.md §5.3: with an empty pile, a player whose untaken rows are all empty
+        # docs/rules.md §5.3: with an empty pile, a player whose untaken rows are all empty
         # leaves the round taking nothing.
         if self.cards_left() == 0 and not any(
             self.rows[r] for r in range(self.nrows) if self.row_taker[r] == UNTAKEN
@@ -498,7 +498,7 @@ class GameState:
 
     def _illegal(self, code: int) -> IllegalActionError:
         if not 0 <= code < A.NUM_DISTINCT_ACTIONS:
-            return IllegalActionError(f"no action has code {code}", "engine-protocol.md actions")
+            return IllegalActionError(f"no action has code {code}", "docs/engine-protocol.md actions")
         action = A.ALL_ACTIONS[code]
         text = str(action)
         if self.phase == OVER:
@@ -574,7 +574,7 @@ def new_game(
     first_player: int | None = None,
     preset_name: str | None = None,
 ) -> GameState:
-    """A new game (or match) under ``rules`` dealt from ``seed`` (rules.md §2).
+    """A new game (or match) under ``rules`` dealt from ``seed`` (docs/rules.md §2).
 
     Each game of a match is dealt from a seed derived from ``seed``, so any game can be
     rerun alone. ``removed_colors`` and ``first_player`` fix those choices for every game.

@@ -1,5 +1,5 @@
 """The fast core: a Numba-compiled simulation core over a compact array encoding of the game
-state, proven identical to the engine by differential tests (issue 5).
+state, proven identical to the engine by differential tests.
 
 Public API: ``encode``, ``decode``, ``FastState``, ``fast_legal_codes``, ``fast_apply``,
 ``fast_scores``, ``rollout_scores``, ``warmup``; ``coloretto.fastcore.bench.fast_playout_bench``;

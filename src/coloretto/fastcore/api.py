@@ -1,5 +1,5 @@
 """Python API of the fast core: conversions to and from the engine, checked transitions,
-scores and playouts (issue 5).
+scores and playouts.
 
 What is supported, exactly:
 

@@ -1,7 +1,7 @@
 """Batch simulator: many whole games of random or greedy players in the compiled core,
-optionally over several processes (issue 5; used by ``coloretto simulate``).
+optionally over several processes (used by ``coloretto simulate``).
 
-Each game is dealt by the fast core (``kernels.deal``, rules.md §2) and played from its own
+Each game is dealt by the fast core (``kernels.deal``, docs/rules.md §2) and played from its own
 random stream derived from ``(seed, game index)``, so results do not depend on the number
 of worker processes and any game can be rerun alone (``first_game``). These games are NOT
 the same deals as the engine's ``new_game(rules, seed)``: the deal follows the same rules

@@ -1,6 +1,6 @@
-"""Fast playout benchmark (``coloretto bench playout --fast``; issue 5).
+"""Fast playout benchmark (``coloretto bench playout --fast``).
 
-The policy is the one of ``../shared/bench/limit.c`` and of the engine playout benchmark: at
+The policy is the one of ``coloretto/arena/data/limit.c`` and of the engine playout benchmark: at
 each decision a uniform choice among {draw if legal} U {take row r for each legal r}; after
 a draw a uniform choice among the rows the card may go to. Each game is dealt (shuffled)
 inside the timed loop and ends with optimal scoring of every seat, as in ``limit.c``.

@@ -6,7 +6,7 @@ Every function here works on a fast state: one flat ``int32`` array laid out as 
 ``coloretto.fastcore.layout``. The reference semantics are the engine's
 (``coloretto.engine.state.GameState``: ``legal_codes``, ``apply_code``, ``_take``,
 ``_bonus``, ``_leave``, ``_next_player``, ``_end_round``, ``_end_game``) and its scoring
-(``coloretto.engine.scoring``); these kernels implement the same rules (rules.md §3 to §6)
+(``coloretto.engine.scoring``); these kernels implement the same rules (docs/rules.md §3 to §6)
 line for line and the differential tests in ``tests/fastcore`` check them step by step.
 
 All functions are compiled with ``cache=True``: the first call in a fresh installation
@@ -135,7 +135,7 @@ def cards_left(s: np.ndarray) -> int:
 def legal_codes(s: np.ndarray, out: np.ndarray) -> int:
     """Write the legal action codes, ascending, to ``out`` (length >= 20); return how many.
 
-    Same result as ``GameState.legal_codes`` (rules.md §3, §5.3). ``GAME_END``/``OVER``: 0.
+    Same result as ``GameState.legal_codes`` (docs/rules.md §3, §5.3). ``GAME_END``/``OVER``: 0.
     """
     phase = s[PHASE]
     nrows = s[NROWS]
@@ -207,7 +207,7 @@ def _eval(s: np.ndarray, cnt: np.ndarray, a: int, b: int, c: int) -> int:
 @njit(cache=True)
 def counts_score(s: np.ndarray, cnt: np.ndarray) -> int:
     """Optimal score of the 10-count collection ``cnt`` under the rules encoded in ``s``
-    (rules.md §6; ``coloretto.engine.scoring.score_collection``): the maximum over every
+    (docs/rules.md §6; ``coloretto.engine.scoring.score_collection``): the maximum over every
     assignment of the jokers (regular and golden) to allowed colours (every colour in play,
     or with ``joker_any_color`` false the colours held, or all in play when none is held) of
     the three best colour values minus ``NEG`` times the others, plus 2 per "+2" card.
@@ -307,7 +307,7 @@ def _score_plus_row(s: np.ndarray, seat: int, r: int, extra: int, cnt: np.ndarra
 # ----- transitions ---------------------------------------------------------------------------
 @njit(cache=True)
 def _bonus(s: np.ndarray, seat: int) -> None:
-    """Reveal the top card into ``seat``'s collection (rules.md §5.2; ``GameState._bonus``)."""
+    """Reveal the top card into ``seat``'s collection (docs/rules.md §5.2; ``GameState._bonus``)."""
     n = s[PILE_LEN]
     if n > 0 and s[PILE + n - 1] == _LAST:
         s[PILE + n - 1] = 0
@@ -404,7 +404,7 @@ def _leave(s: np.ndarray, seat: int, cnt: np.ndarray) -> None:
 @njit(cache=True)
 def apply_code(s: np.ndarray, code: int, cnt: np.ndarray) -> None:
     """Apply legal action ``code`` (draw, place, take) **without checking** it, exactly as
-    ``GameState.apply_code`` (rules.md §3 to §5). Choose codes are not handled here (the
+    ``GameState.apply_code`` (docs/rules.md §3 to §5). Choose codes are not handled here (the
     Python API lets the engine apply them). ``cnt``: scratch int64[10] for scoring."""
     if code == _DRAW:
         n = s[PILE_LEN]
@@ -580,7 +580,7 @@ def rollouts(base: np.ndarray, n: int, seed: np.uint64, policy: int, out: np.nda
 # ----- dealing -------------------------------------------------------------------------------
 @njit(cache=True)
 def deal(s: np.ndarray, rng: np.ndarray, removed_fixed: int, first_fixed: int) -> None:
-    """Deal a new game into ``s`` (rules.md §2), keeping its rule cells, ``GAME`` and
+    """Deal a new game into ``s`` (docs/rules.md §2), keeping its rule cells, ``GAME`` and
     ``TOTALS``: remove colours (bit mask ``removed_fixed``, or at random when -1), give each
     seat distinct starting colours at random, shuffle the rest with the jokers (and golden
     joker) and "+2" cards, put the Last Round card with K cards under it, choose the first

@@ -1,4 +1,4 @@
-"""The web application of issue 4: HTTP + WebSocket API, storage, seat tokens.
+"""The web application: HTTP + WebSocket API, storage, seat tokens.
 
 ``create_app(settings)`` (``coloretto.server.app``) builds the FastAPI application that
 ``coloretto serve`` runs under uvicorn. The contract for clients is docs/web-api.md.

@@ -61,7 +61,7 @@ class CreateTable(BaseModel):
     name: str | None = Field(None, description="the creator's player name (required with a human seat)")
     seats: list[SeatSpec] = Field(description="2 to 5 seats")
     seat: int | None = Field(None, description="the creator's seat (default: first human seat)")
-    rules: dict[str, Any] = Field(default_factory=dict, description="options of rules.md §7")
+    rules: dict[str, Any] = Field(default_factory=dict, description="options of docs/rules.md §7")
     preset: str | None = Field(None, description="a preset name, applied before rules")
     hints: bool = False
     rated: bool = True

@@ -36,8 +36,8 @@ def log_entry(game: Game, index: int, code: int) -> dict[str, Any]:
     in, from 1); in a match (``match_games`` > 1) also ``game`` (1-based). Cards named are
     only cards the action revealed or moved in view of everyone: the drawn card (``card``),
     the cards of a taken row (``cards``) and the bonus cards a take revealed (``bonus_cards``,
-    rules.md §5.2 and ``first_out_draws``; ``bonus`` is the first of them). An action that
-    revealed the Last Round card (a draw, or a take whose bonus reveal met it; rules.md §5.1)
+    docs/rules.md §5.2 and ``first_out_draws``; ``bonus`` is the first of them). An action that
+    revealed the Last Round card (a draw, or a take whose bonus reveal met it; docs/rules.md §5.1)
     has ``"last_round": true``; the action that ended a game has ``game_scores`` (that
     game's score per seat).
 
@@ -83,7 +83,7 @@ def log_entry(game: Game, index: int, code: int) -> dict[str, Any]:
 def _golden_share(jokers: dict[int, int], golden: int) -> dict[int, int]:
     """Which of the assigned jokers are golden: ``golden`` of them, put on the colours of
     ``jokers`` in its order. Any split is as good (a golden joker scores as a regular one,
-    rules.md §6.1), so this one is the optimal assignment too."""
+    docs/rules.md §6.1), so this one is the optimal assignment too."""
     out: dict[int, int] = {}
     for c, n in jokers.items():
         k = min(n, golden)
@@ -94,7 +94,7 @@ def _golden_share(jokers: dict[int, int], golden: int) -> dict[int, int]:
 
 
 def breakdown_json(state: GameState, seat: int) -> dict[str, Any]:
-    """A seat's optimal score breakdown with colour names (rules.md §6).
+    """A seat's optimal score breakdown with colour names (docs/rules.md §6).
 
     ``jokers`` maps a colour to the number of jokers (regular and golden) assigned to it;
     ``golden_jokers`` the golden ones among them (same keys, fewer or equal counts)."""

@@ -1,4 +1,4 @@
-"""Terminal play (issue 2, item 6): ``render`` draws positions with ``rich``; ``session``
+"""Terminal play: ``render`` draws positions with ``rich``; ``session``
 runs an interactive game (``TerminalGame``). The command is ``coloretto play``
 (``coloretto.cli.play``); docs/terminal.md describes keys and options."""
 

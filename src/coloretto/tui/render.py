@@ -1,4 +1,4 @@
-"""Rendering of Coloretto positions for the terminal with ``rich`` (issue 2, item 6).
+"""Rendering of Coloretto positions for the terminal with ``rich``.
 
 Every card is drawn as its letter in brackets (``[E]`` green, ``[J]`` joker, ``[+]`` "+2";
 ``engine.cards.LETTERS``) and, where the terminal supports it, in its colour, so a
@@ -129,7 +129,7 @@ def header(state: GameState) -> Text:
 
 
 def last_round_warning() -> Text:
-    """The Last Round warning (rules.md §5.1)."""
+    """The Last Round warning (docs/rules.md §5.1)."""
     return Text(
         "LAST ROUND: the Last Round card has appeared; the game ends with this round.",
         style="bold red",
@@ -232,7 +232,7 @@ def breakdown_table(
     title: str | None = None,
     ranks: Sequence[int] | None = None,
 ) -> Table:
-    """Each player's full score breakdown (rules.md §6): positive colours, negative colours
+    """Each player's full score breakdown (docs/rules.md §6): positive colours, negative colours
     (``[E]x4 +10``: the colour, its count with the jokers given to it, its points), where
     the jokers went, "+2" points and the total."""
     table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)

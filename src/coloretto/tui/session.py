@@ -1,5 +1,5 @@
 """An interactive game in the terminal: people type short keys, computer players answer
-(issue 2, item 6; docs/terminal.md).
+(docs/terminal.md).
 
 Input is read line by line (``input()``), so the game can be driven by a script or by
 ``pexpect``. Output goes through a ``rich`` console: colours where the terminal supports

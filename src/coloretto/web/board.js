@@ -19,7 +19,7 @@ export function sameAction(x, a) {
   return true;
 }
 
-/** One line describing the rules of a table (the `rules` object of rules.md §7). */
+/** One line describing the rules of a table (the `rules` object of docs/rules.md §7). */
 export function rulesSummary(rules, extra = {}) {
   if (!rules) return "";
   const parts = [`${rules.players} players`, rules.edition, `${rules.table} score table`];
@@ -196,7 +196,7 @@ export function matchStanding(obs, seats, mySeat, status = "playing") {
         ` (${obs.match_totals[s]} from ${finished} finished game${finished === 1 ? "" : "s"} + ${obs.scores[s]} now)`)))));
 }
 
-/** The score table of `rules.table` as a small legend (rules.md §6). */
+/** The score table of `rules.table` as a small legend (docs/rules.md §6). */
 export function scoreLegend(rules) {
   const values = SCORE_TABLES[rules && rules.table] || SCORE_TABLES.brown;
   return h("details", { class: "legend" },

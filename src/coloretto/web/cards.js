@@ -15,7 +15,7 @@ export const LABELS = {
   last_round: "Last Round card",
 };
 
-/** The seven colours in rules.md order. */
+/** The seven colours in docs/rules.md order. */
 export const COLORS = ["blue", "brown", "gray", "green", "orange", "pink", "yellow"];
 
 /**

@@ -1,4 +1,4 @@
-"""Fixtures of the browser end-to-end tests (issue 4): a real ``coloretto serve`` subprocess
+"""Fixtures of the browser end-to-end tests: a real ``coloretto serve`` subprocess
 on a free port with a temporary SQLite database, and Debian's Chromium driven by Playwright
 for Python (never a downloaded browser: ``playwright install`` is not used).
 

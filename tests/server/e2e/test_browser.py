@@ -1,4 +1,4 @@
-"""Browser end-to-end tests of the web client (issue 4): real ``coloretto serve``, real
+"""Browser end-to-end tests of the web client: real ``coloretto serve``, real
 Chromium, the page driven by clicks and key presses like a person would.
 
 1. A table with three computer players, played to the end by clicking the first enabled

@@ -88,9 +88,109 @@ def test_two_unnamed_colours_and_golden_joker(capsys: pytest.CaptureFixture[str]
 
 
 def test_empty_collection(capsys: pytest.CaptureFixture[str]) -> None:
-    assert score_json([], capsys)["total"] == 0
-    assert run(["score"]) == 0
+    # Cards given, all zero: a 0-point collection.
+    assert score_json(["green=0"], capsys)["total"] == 0
+    assert run(["score", "green=0"]) == 0
     assert "total" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [[], ["--json"], ["--table", "violet"]])
+def test_no_cards_is_an_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """``coloretto score`` without cards says what to type instead of printing 0 points."""
+    assert run(["score", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "no cards given" in captured.err
+    assert "LABEL=N" in captured.err and "green=3" in captured.err
+
+
+@pytest.mark.parametrize(
+    "label, field, value",
+    [
+        ("+2", "plus2", 2),
+        ("plus2", "plus2", 2),
+        ("PLUS2", "plus2", 2),
+        ("Plus2", "plus2", 2),
+        ("joker", "jokers", 1),
+        ("Joker", "jokers", 1),
+        ("JOKER", "jokers", 1),
+        ("golden_joker", "jokers", 1),
+        ("Golden_Joker", "jokers", 1),
+        ("golden-joker", "jokers", 1),
+        ("GOLDEN-JOKER", "jokers", 1),
+        ("Golden Joker", "jokers", 1),
+    ],
+)
+def test_reserved_names_in_any_case(
+    label: str, field: str, value: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = score_json(["green=3", f"{label}=1"], capsys)
+    assert list(data["counts"]) == ["green"], "a reserved name must never become a colour"
+    if field == "plus2":
+        assert data["plus2"] == value and data["plus2_cards"] == 1
+        assert data["total"] == 6 + 2
+    else:
+        assert sum(data["jokers"].values()) == value
+        assert data["total"] == 10  # the joker joins green: 4 cards
+
+
+def test_plus2_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    """What a person at a table types first: ``+2=1`` is a "+2" card worth 2 points."""
+    assert run(["score", "green=3", "+2=1"]) == 0
+    out = capsys.readouterr().out
+    assert '"+2" cards' in out
+    assert out.split("total")[1].split()[0] == "8"
+
+
+@pytest.mark.parametrize(
+    "label, suggestion",
+    [
+        ("plus", "plus2"),
+        ("Plus", "plus2"),
+        ("plus_2", "plus2"),
+        ("plus-2", "plus2"),
+        ("plus2s", "plus2"),
+        ("pluses", "plus2"),
+        ("+2s", "plus2"),
+        ("++2", "plus2"),
+        ("x+2", "plus2"),
+        ("jokers", "joker"),
+        ("Jokers", "joker"),
+        ("joker2", "joker"),
+        ("jokerr", "joker"),
+        ("JOKERS", "joker"),
+        ("golden", "golden_joker"),
+        ("Golden", "golden_joker"),
+        ("goldenjoker", "golden_joker"),
+        ("GoldenJoker", "golden_joker"),
+        ("golden_jokers", "golden_joker"),
+        ("gold_joker", "golden_joker"),
+    ],
+)
+def test_near_miss_names_are_refused(
+    label: str, suggestion: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["score", "green=3", f"{label}=1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"{label!r} is not a card name" in captured.err
+    assert f"did you mean {suggestion}?" in captured.err
+
+
+def test_a_colour_label_may_look_like_nothing_reserved(capsys: pytest.CaptureFixture[str]) -> None:
+    """Only labels containing joker, plus, +2 or golden are refused: ``gold`` and ``2`` are
+    colours."""
+    data = score_json(["gold=2", "2=1"], capsys)
+    assert data["counts"] == {"gold": 2, "2": 1}
+
+
+def test_an_alias_and_its_name_are_one_kind(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["score", "+2=1", "plus2=2"]) == 2
+    assert "given twice" in capsys.readouterr().err
+    assert run(["score", "joker=1", "Joker=1"]) == 2
+    assert "given twice" in capsys.readouterr().err
+    assert run(["score", "golden-joker=1", "golden_joker=0"]) == 2
+    assert "given twice" in capsys.readouterr().err
 
 
 def test_extra_cards(capsys: pytest.CaptureFixture[str]) -> None:
@@ -143,6 +243,9 @@ def test_text_output_explains(capsys: pytest.CaptureFixture[str]) -> None:
         (["--extra", "first_out_draws", "green=1"], "not a scoring card"),
         (["--extra", "nonsense"], "not an Extrakarten scoring card"),
         (["--bogus", "green=1"], "unrecognized arguments"),
+        (["+2=11"], '10 "+2" cards'),
+        (["lastround=1"], "Last Round card never scores"),
+        (["Last-Round=1"], "Last Round card never scores"),
         (["--table", "blue"], "invalid choice"),
     ],
 )
@@ -151,6 +254,14 @@ def test_bad_input(argv: list[str], message: str, capsys: pytest.CaptureFixture[
     captured = capsys.readouterr()
     assert message in captured.err
     assert captured.out == ""
+
+
+def test_unknown_option_shows_the_score_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["score", "--foo"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: coloretto score ")
+    assert "LABEL=N" in err
+    assert "coloretto score: error: unrecognized arguments: --foo" in err
 
 
 def test_console_script() -> None:

@@ -35,12 +35,50 @@ class UsageError(ColorettoError):
     """Bad command-line input detected after parsing (exit status 2)."""
 
 
+class SubcommandParser(argparse.ArgumentParser):
+    """The parser of one subcommand (and of its own subcommands, e.g. ``bench playout``).
+
+    argparse hands a subcommand's unknown arguments back to the top-level parser, which then
+    reports them under the top-level usage (``usage: coloretto [-h] COMMAND ...``). This parser
+    reports them itself, with the subcommand's own usage line, and exits with status 2.
+    """
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """Parse ``args``; an argument this subcommand does not know is an error here."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
+def package_version() -> str:
+    """The installed distribution's version (package metadata), or ``__version__`` of the
+    source tree when the package runs without being installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("coloretto")
+    except PackageNotFoundError:
+        from .. import __version__
+
+        return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every available subcommand."""
     parser = argparse.ArgumentParser(
         prog="coloretto", description="Coloretto: play, score, replay, simulate and analyse."
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.add_argument(
+        "-V",
+        "--version",
+        action="version",
+        version=f"%(prog)s {package_version()}",
+        help="print the version of coloretto and exit",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=SubcommandParser)
     sub.required = True
     for name in SUBCOMMANDS:
         try:

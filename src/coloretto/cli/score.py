@@ -6,16 +6,21 @@ Example::
     coloretto score green=6 yellow=4 red=3 blue=2 joker=1 plus2=1 --table violet --json
 
 Colour labels are free words (the rules' seven colours or any others, e.g. ``red``), at most
-seven, each 0 to 9 cards; ``joker``, ``golden_joker`` (0 or 1) and ``plus2`` (0 to 10) are
-reserved for those cards (jokers and golden joker together at most 3), and ``last_round`` is
-refused (the Last Round card never scores). Jokers may go
-to any of seven colours, also to one not named (shown as "another colour"). The score is the
-maximum over every joker placement (docs/rules.md §6).
+seven, each 0 to 9 cards; ``joker``, ``golden_joker`` (0 or 1) and ``plus2`` or ``+2`` (0 to
+10) are reserved for those cards (jokers and golden joker together at most 3), and
+``last_round`` is refused (the Last Round card never scores). Reserved names are understood
+in any case and with ``-`` or a space for ``_`` (``Joker``, ``PLUS2``, ``golden-joker``); any
+other label that looks like one (it contains ``joker``, ``plus``, ``+2`` or ``golden``, e.g.
+``jokers`` or ``goldenjoker``) is refused with a suggestion, so that a mistyped "+2" card
+never scores as a colour. At least one card must be given. Jokers may go to any of seven
+colours, also to one not named (shown as "another colour"). The score is the maximum over
+every joker placement (docs/rules.md §6).
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import math
 import sys
@@ -34,8 +39,13 @@ from ..engine.scoring import ScoreBreakdown, optimal_score
 from .main import UsageError
 
 RESERVED = ("joker", "golden_joker", "plus2", "last_round")
-LAST_ROUND_LABELS = ("last_round", "last-round", "lastround")
-"""Labels naming the Last Round card, which never scores (docs/rules.md §5.1): refused."""
+ALIASES = {"+2": "plus2", "lastround": "last_round"}
+"""Other spellings of reserved names (after ``_canonical``)."""
+LOOKALIKE_PARTS = ("joker", "plus", "+2", "golden")
+"""A label containing one of these (any case) that is not a reserved name is refused: it is
+almost certainly a mistyped joker, golden joker or "+2" card, not a colour."""
+SUGGESTIONS = {"joker": "joker", "golden_joker": "golden_joker", "plus2": "plus2", "+2": "plus2"}
+"""Names a near-miss is compared with (``difflib``) and the reserved name each suggests."""
 MAX_COUNTS = {"colour": CARDS_PER_COLOR, "plus2": NUM_PLUS2, "joker": 3, "golden_joker": 1}
 """The most cards of each kind one collection can hold (docs/rules.md §1: 9 cards per colour,
 ten "+2" cards, three jokers of which at most one is the golden joker)."""
@@ -79,12 +89,14 @@ def register(subparsers: Any) -> None:
         description=(
             "Score one player's collection with the optimal joker placement (docs/rules.md §6). "
             "Give cards as LABEL=N: up to seven colour labels of your choice (0 to 9 cards "
-            "each), plus joker=N, golden_joker=N (0 or 1) and plus2=N (0 to 10); jokers and "
-            "the golden joker together at most 3. The Last Round card never scores: "
-            "last_round is refused. Options go before or after the cards."
+            "each), plus joker=N, golden_joker=N (0 or 1) and plus2=N or +2=N (0 to 10); "
+            "jokers and the golden joker together at most 3. Card names are understood in "
+            "any case, with - for _ (Joker, PLUS2, golden-joker); a colour label that looks "
+            "like one (containing joker, plus, +2 or golden) is refused. The Last Round card "
+            "never scores: last_round is refused. Options go before or after the cards."
         ),
         epilog=(
-            "examples: coloretto score green=6 yellow=4 red=3 blue=2 joker=1 plus2=1 | "
+            "examples: coloretto score green=6 yellow=4 red=3 blue=2 joker=1 +2=1 | "
             "coloretto score orange=4 yellow=3 green=2 blue=2 joker=1 --table violet --json"
         ),
     )
@@ -92,8 +104,8 @@ def register(subparsers: Any) -> None:
         "cards",
         nargs="*",
         metavar="LABEL=N",
-        help="cards held: a colour label (any word, 0 to 9) or joker (0 to 3), golden_joker "
-        "(0 or 1), plus2 (0 to 10), with a count",
+        help="cards held (at least one): a colour label (any word, 0 to 9) or joker (0 to 3), "
+        "golden_joker (0 or 1), plus2 or +2 (0 to 10), with a count",
     )
     parser.add_argument(
         "--table",
@@ -113,19 +125,51 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+def _canonical(label: str) -> str:
+    """``label`` case-folded, with ``-`` and spaces read as ``_`` and aliases resolved
+    (``"Golden-Joker"`` -> ``"golden_joker"``, ``"+2"`` -> ``"plus2"``)."""
+    key = label.casefold().replace("-", "_").replace(" ", "_")
+    return ALIASES.get(key, key)
+
+
+def _check_lookalike(item: str, label: str) -> None:
+    """Refuse a colour label that looks like a reserved card name (``LOOKALIKE_PARTS``).
+
+    Raises:
+        UsageError: the label contains ``joker``, ``plus``, ``+2`` or ``golden`` (any case);
+            the message suggests the closest reserved name.
+    """
+    folded = label.casefold()
+    if not any(part in folded for part in LOOKALIKE_PARTS):
+        return
+    close = difflib.get_close_matches(folded, list(SUGGESTIONS), n=1, cutoff=0.0)
+    name = SUGGESTIONS[close[0]] if close else "joker"
+    raise UsageError(
+        f"{_short(item)}: {label!r} is not a card name; did you mean {name}? (card names: "
+        "joker, golden_joker, plus2 or +2; a colour label must not contain joker, plus, +2 "
+        "or golden)"
+    )
+
+
 def parse_cards(items: Sequence[str]) -> Tally:
     """Parse ``LABEL=N`` words into a :class:`Tally`.
 
-    Labels are compared case-insensitively; ``joker``, ``golden_joker`` and ``plus2`` name
-    those cards, any other label a colour.
+    Labels are compared case-insensitively, with ``-`` and spaces read as ``_``; ``joker``,
+    ``golden_joker`` and ``plus2`` (also ``+2``) name those cards, any other label a colour.
 
     Raises:
-        UsageError: a word without ``=``, an empty label, a count that is not a non-negative
-            integer, a repeated label, more than seven colours, more cards of a kind than the
-            game has (a colour 0 to 9, ``plus2`` 0 to 10, ``golden_joker`` 0 to 1, jokers and
-            golden joker together 0 to 3), or the Last Round card (``last_round``: it never
-            scores).
+        UsageError: no words at all, a word without ``=``, an empty label, a count that is
+            not a non-negative integer, a repeated label, a colour label that looks like a
+            reserved card name (``_check_lookalike``: ``jokers``, ``plus``, ``goldenjoker``
+            ...), more than seven colours, more cards of a kind than the game has (a colour
+            0 to 9, ``plus2`` 0 to 10, ``golden_joker`` 0 to 1, jokers and golden joker
+            together 0 to 3), or the Last Round card (``last_round``: it never scores).
     """
+    if not items:
+        raise UsageError(
+            "no cards given; type each kind of card you hold as LABEL=N, e.g. "
+            "coloretto score green=3 yellow=2 joker=1 +2=1"
+        )
     tally = Tally()
     seen: dict[str, str] = {}
     for item in items:
@@ -138,11 +182,14 @@ def parse_cards(items: Sequence[str]) -> Tally:
             raise UsageError(f"{item!r}: the label before '=' is empty")
         if not (value.isascii() and value.isdigit()):
             raise UsageError(f"{item!r}: the count {value!r} is not a non-negative integer")
-        key = label.casefold()
-        if key in LAST_ROUND_LABELS:
+        key = _canonical(label)
+        if key == "last_round":
             raise UsageError(
                 f"{_short(item)}: the Last Round card never scores (docs/rules.md §5.1); leave it out"
             )
+        if key not in MAX_COUNTS:
+            _check_lookalike(item, label)
+            key = label.casefold()
         if key in seen:
             raise UsageError(f"{item!r}: label {label!r} is given twice (also as {seen[key]!r})")
         seen[key] = item

@@ -100,3 +100,29 @@ def test_game_outcome_with_a_forfeit() -> None:
     assert seats[1].win_share.mean == 0.5 and seats[1].rank.mean == 1.5
     with pytest.raises(ValueError, match="forfeit entries"):
         summarize_seats(["a", "b"], [[5, 9]], forfeits=[None, None])
+
+
+def test_win_share_intervals_are_clipped_to_0_and_1() -> None:
+    est = mean_ci([0.0, 0.0, 0.0, 1.0], (0.0, 1.0))
+    # mean 0.25, sd 0.5, half-width 1.96 * 0.5 / 2 = 0.49: unclipped [-0.24, 0.74]
+    assert est.half_width == pytest.approx(Z95 * 0.25)
+    assert est.low == 0.0 and est.high == pytest.approx(0.25 + Z95 * 0.25)
+    assert est.clipped
+    assert est.to_json()["ci95"] == [0.0, est.high]
+    assert est.format() == f"0.250 [0.000, {est.high:.3f}]"
+    high = mean_ci([1.0, 1.0, 1.0, 0.0], (0.0, 1.0))
+    assert high.high == 1.0 and high.low == pytest.approx(0.75 - Z95 * 0.25)
+    inside = mean_ci([0.4, 0.6], (0.0, 1.0))
+    assert not inside.clipped and inside.format() == mean_ci([0.4, 0.6]).format()
+    assert mean_ci([0.0, 0.0, 1.0]).low is not None and mean_ci([0.0, 0.0, 1.0]).low < 0  # type: ignore[operator]
+
+
+def test_summaries_clip_win_shares_and_ranks() -> None:
+    games = [[30, 10], [10, 30], [30, 10], [30, 10]]
+    for s in summarize_seats(["a", "b"], games) + summarize_agents(["a", "b"], games):
+        assert s.win_share.low is not None and s.win_share.high is not None
+        assert 0.0 <= s.win_share.low <= s.win_share.mean <= s.win_share.high <= 1.0
+        assert s.rank.low is not None and s.rank.high is not None
+        assert 1.0 <= s.rank.low <= s.rank.high <= 2.0
+    b = summarize_seats(["a", "b"], games)[1]
+    assert b.win_share.mean - (b.win_share.half_width or 0.0) < 0  # clipping was needed

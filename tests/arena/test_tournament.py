@@ -240,3 +240,20 @@ def test_seat_player_forwards_the_true_state_and_times_decisions() -> None:
     assert initial != sorted(initial)  # a redacted pile would be sorted (but the Last Round card)
     for state in peeker.peeked:
         assert state.pile == initial[: len(state.pile)]
+
+
+def test_plot_bars_stay_within_0_and_1() -> None:
+    """The plot's error bars end where the clipped intervals end (asymmetric bars)."""
+    from coloretto.arena.report import win_share_bars
+
+    config = TournamentConfig(
+        agents=("greedy", "random", "random"), games=6, rules=preset("classic", 3)
+    )
+    result = run_tournament(config, workers=1)
+    labels, means, below, above = win_share_bars(result)
+    assert labels == ["random (all 2)", "#3 random", "#2 random", "#1 greedy"]
+    for m, lo, hi in zip(means, below, above, strict=True):
+        assert lo >= 0 and hi >= 0
+        assert 0.0 <= m - lo and m + hi <= 1.0 + 1e-12
+    clipped = [s for s in result.entries + result.agents if s.win_share.clipped]
+    assert clipped, "seed 0 has an interval that needs clipping"

@@ -173,3 +173,106 @@ def test_unparsable_arguments_exit_2(args: list[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(["tournament", *args])
     assert info.value.code == 2
+
+
+def _small_tournament(tmp_path: Path, *extra: str) -> int:
+    """greedy against two random players, 2 deals, seed 0: the random entries' win shares
+    vary so much between the two deals that a normal interval would start below 0."""
+    return main(
+        [
+            "tournament",
+            "--agents",
+            "greedy,random,random",
+            "--games",
+            "6",
+            "--seed",
+            "0",
+            "--workers",
+            "1",
+            "--quiet",
+            *extra,
+        ]
+    )
+
+
+def test_win_share_intervals_stay_within_0_and_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    out_json, out_csv = tmp_path / "r.json", tmp_path / "r.csv"
+    assert _small_tournament(tmp_path, "--json", str(out_json), "--csv", str(out_csv)) == 0
+    table = capsys.readouterr().out
+    data = json.loads(out_json.read_text())
+    summaries = data["entries"] + data["agents"]
+    # Not vacuous: some unclipped interval starts below 0.
+    assert any(s["win_share"]["mean"] - s["win_share"]["half_width"] < 0 for s in summaries)
+    for s in summaries:
+        low, high = s["win_share"]["ci95"]
+        assert 0.0 <= low <= s["win_share"]["mean"] <= high <= 1.0
+        r_low, r_high = s["mean_rank"]["ci95"]
+        assert 1.0 <= r_low <= r_high <= 3.0
+    with out_csv.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    for row in rows:
+        assert 0.0 <= float(row["win_share_low"]) <= float(row["win_share_high"]) <= 1.0
+    assert "[0.000, " in table, table  # a clipped interval is shown by its ends in the table
+
+
+def test_table_fits_the_terminal_width(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rich is given the terminal's width ($COLUMNS here); columns are left out, and named,
+    until the table fits; with room every column is there."""
+    widths = {}
+    for columns in (60, 90, 200):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        assert _small_tournament(tmp_path) == 0
+        out = capsys.readouterr().out
+        widths[columns] = max(len(line) for line in out.splitlines())
+        assert widths[columns] <= columns
+        assert "win share" in out and "greedy" in out and "random" in out
+        assert "0.417 [0.000, 0.907]" in out  # intervals are never cut
+        if columns == 200:
+            assert "left out" not in out
+            assert "p95" in out and "rating" in out
+        else:
+            assert "left out for the terminal width: p95" in " ".join(out.split())
+    assert widths[60] < widths[90] < widths[200]
+
+
+def test_table_entries_count_from_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from coloretto.arena.report import render_table
+    from coloretto.arena.tournament import TournamentConfig, run_tournament
+    from coloretto.engine import Rules
+
+    config = TournamentConfig(agents=("greedy", "random"), games=2, rules=Rules(players=2))
+    text = render_table(run_tournament(config, workers=1), width=120)
+    lines = text.splitlines()
+    assert any(line.split()[:2] == ["1", "greedy"] for line in lines if line.strip())
+    assert any(line.split()[:2] == ["2", "random"] for line in lines if line.strip())
+    assert max(len(line) for line in lines) <= 120
+
+
+def test_an_entry_that_forfeits_every_game_fails_the_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_json = tmp_path / "r.json"
+    status = main(
+        [
+            "tournament",
+            "--agents",
+            f"cmd:{sys.executable} {MINI} crash,random",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            "--json",
+            str(out_json),
+        ]
+    )
+    assert status == 1
+    err = capsys.readouterr().err
+    assert "entry 1 (cmd:" in err and "forfeited all 2 of its games" in err
+    assert "game 1 seat 1 (entry 1 cmd:" in err  # the failures, counted from 1
+    data = json.loads(out_json.read_text())  # the reports are still written
+    assert data["entries"][0]["forfeits"] == 2 and data["entries"][1]["forfeits"] == 0

@@ -5,7 +5,10 @@ CSV columns (one row per entry, then one per distinct agent spec, ``kind`` telli
 mean_score_low, mean_score_high, mean_margin, mean_margin_low, mean_margin_high, mean_rank,
 mean_rank_low, mean_rank_high, seconds_per_decision_mean, seconds_per_decision_p95,
 decisions, rating_mu, rating_sigma, rating_ordinal, failures, forfeits``. Interval ends are
-empty without an interval (fewer than two deals); ratings are empty for aggregates.
+empty without an interval (fewer than two deals), and clipped to the values possible (win
+shares to [0, 1], ranks to [1, players]; ``arena.stats``); ratings are empty for
+aggregates. ``entry`` counts from 0 (the position in ``--agents``), as in the JSON; the
+terminal table counts entries from 1.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import csv
 import io
 import json
 import sys
+from collections.abc import Sequence
 from typing import IO, Any, Final
 
 from .stats import Estimate
@@ -107,6 +111,29 @@ def write_csv(result: TournamentResult, path: str) -> None:
             out.close()
 
 
+def win_share_bars(
+    result: TournamentResult,
+) -> tuple[list[str], list[float], list[float], list[float]]:
+    """The bars of ``write_plot``, bottom to top: labels (entries counted from 1, then each
+    agent spec that has several entries), mean win shares, and the distances from each mean
+    down and up to its 95% interval's ends (asymmetric where the interval is clipped to
+    [0, 1], ``arena.stats``; 0 without an interval)."""
+    items: list[tuple[str, Summary]] = [
+        (f"#{s.entries[0] + 1} {s.agent}", s) for s in result.entries
+    ]
+    if len(result.agents) < len(result.entries):
+        items += [
+            (f"{s.agent} (all {len(s.entries)})", s) for s in result.agents if len(s.entries) > 1
+        ]
+    items.reverse()
+    return (
+        [label for label, _ in items],
+        [s.win_share.mean for _, s in items],
+        [_below(s.win_share) for _, s in items],
+        [_above(s.win_share) for _, s in items],
+    )
+
+
 def write_plot(result: TournamentResult, path: str) -> None:
     """A PNG of each entry's and each aggregate's win share with its 95% interval, and the
     par line ``1/players`` (matplotlib, Agg backend).
@@ -123,18 +150,11 @@ def write_plot(result: TournamentResult, path: str) -> None:
         from ..engine.errors import ConfigurationError
 
         raise ConfigurationError("plots need matplotlib: pip install 'coloretto[arena]'") from None
-    items: list[tuple[str, Summary]] = [(f"#{s.entries[0]} {s.agent}", s) for s in result.entries]
-    if len(result.agents) < len(result.entries):
-        items += [
-            (f"{s.agent} (all {len(s.entries)})", s) for s in result.agents if len(s.entries) > 1
-        ]
-    labels = [label for label, _ in items][::-1]
-    means = [s.win_share.mean for _, s in items][::-1]
-    errs = [s.win_share.half_width or 0.0 for _, s in items][::-1]
-    fig, ax = plt.subplots(figsize=(7.0, 1.2 + 0.45 * len(items)))
+    labels, means, below, above = win_share_bars(result)
+    fig, ax = plt.subplots(figsize=(7.0, 1.2 + 0.45 * len(labels)))
     try:
-        ys = list(range(len(items)))
-        ax.barh(ys, means, xerr=errs, color="#4c72b0", alpha=0.8, capsize=4)
+        ys = list(range(len(labels)))
+        ax.barh(ys, means, xerr=[below, above], color="#4c72b0", alpha=0.8, capsize=4)
         ax.axvline(1.0 / result.config.players, color="#c44e52", linestyle="--", label="par")
         ax.set_yticks(ys, labels)
         ax.set_xlim(0, 1)
@@ -150,28 +170,87 @@ def write_plot(result: TournamentResult, path: str) -> None:
         plt.close(fig)
 
 
-def render_table(result: TournamentResult) -> str:
-    """The summary as a text table (rich), for the terminal."""
+def _below(e: Estimate) -> float:
+    """Distance from the mean down to the interval's (clipped) lower end; 0 without one."""
+    return 0.0 if e.low is None else e.mean - e.low
+
+
+def _above(e: Estimate) -> float:
+    """Distance from the mean up to the interval's (clipped) upper end; 0 without one."""
+    return 0.0 if e.high is None else e.high - e.mean
+
+
+COLUMNS: Final = (
+    "entry",
+    "agent",
+    "win share",
+    "score",
+    "margin",
+    "rank",
+    "s/decision",
+    "p95",
+    "rating μ±σ",
+    "fail",
+)
+"""Columns of the terminal table."""
+OPTIONAL_COLUMNS: Final = ("p95", "s/decision", "rating μ±σ", "margin", "score", "rank")
+"""Columns left out, in this order, while the table is wider than the terminal (every
+value stays in the JSON and CSV reports)."""
+
+
+def render_table(result: TournamentResult, width: int | None = None) -> str:
+    """The summary table (``fitted_table``) as text at most ``width`` columns wide (default:
+    the terminal's width, or ``$COLUMNS``, or 80 when there is no terminal)."""
+    import shutil
+
     from rich.console import Console
+
+    buf = io.StringIO()
+    console = Console(
+        file=buf,
+        width=width or shutil.get_terminal_size().columns,
+        force_terminal=False,
+        color_system=None,
+    )
+    console.print(fitted_table(result, console))
+    return buf.getvalue()
+
+
+def fitted_table(result: TournamentResult, console: Any) -> Any:
+    """``results_table`` for ``console`` (a ``rich.console.Console``): every column when the
+    table fits the console's width unwrapped, else without ``OPTIONAL_COLUMNS`` one by one
+    until it fits (the caption names those left out)."""
+    from rich.measure import Measurement
+
+    leave_out: list[str] = []
+    table = results_table(result)
+    unbounded = console.options.update_width(1 << 16)  # measure the natural, unwrapped width
+    for column in OPTIONAL_COLUMNS:
+        if Measurement.get(console, unbounded, table).maximum <= console.width:
+            break
+        leave_out.append(column)
+        table = results_table(result, leave_out)
+    return table
+
+
+def results_table(result: TournamentResult, leave_out: Sequence[str] = ()) -> Any:
+    """The summary as a ``rich.table.Table`` for the terminal, without the columns named in
+    ``leave_out``. Entries are numbered from 1, as people count (the JSON and CSV count
+    from 0)."""
+    from rich import box
     from rich.table import Table
 
     cfg = result.config
+    caption = f"par win share {1 / cfg.players:.3f}; intervals are 95% over deals"
+    if leave_out:
+        caption += f"; left out for the terminal width: {', '.join(leave_out)} (see --json, --csv)"
     table = Table(
+        box=box.SIMPLE_HEAD,
         title=f"{cfg.games} games ({cfg.deals} duplicate deals x {cfg.players} seats), seed {cfg.seed}",
-        caption=f"par win share {1 / cfg.players:.3f}; intervals are 95% over deals",
+        caption=caption,
     )
-    for col in (
-        "entry",
-        "agent",
-        "win share",
-        "score",
-        "margin",
-        "rank",
-        "s/decision",
-        "p95",
-        "rating μ±σ",
-        "fail",
-    ):
+    columns = [c for c in COLUMNS if c not in leave_out]
+    for col in columns:
         table.add_column(col, justify="left" if col in ("entry", "agent") else "right")
 
     def fmt_t(x: float | None) -> str:
@@ -183,18 +262,19 @@ def render_table(result: TournamentResult) -> str:
         if kind == "agent":
             table.add_section()
         for s in summaries:
-            table.add_row(
-                str(s.entries[0]) if kind == "entry" else "all " + ",".join(map(str, s.entries)),
-                s.agent,
-                s.win_share.format(3),
-                s.score.format(1),
-                s.margin.format(1),
-                s.rank.format(2),
-                fmt_t(s.decision_mean),
-                fmt_t(s.decision_p95),
-                "-" if s.rating is None else f"{s.rating.mu:.1f}±{s.rating.sigma:.1f}",
-                str(s.failures),
-            )
-    buf = io.StringIO()
-    Console(file=buf, width=140, force_terminal=False, color_system=None).print(table)
-    return buf.getvalue()
+            cells = {
+                "entry": str(s.entries[0] + 1)
+                if kind == "entry"
+                else "all " + ",".join(str(e + 1) for e in s.entries),
+                "agent": s.agent,
+                "win share": s.win_share.format(3),
+                "score": s.score.format(1),
+                "margin": s.margin.format(1),
+                "rank": s.rank.format(2),
+                "s/decision": fmt_t(s.decision_mean),
+                "p95": fmt_t(s.decision_p95),
+                "rating μ±σ": "-" if s.rating is None else f"{s.rating.mu:.1f}±{s.rating.sigma:.1f}",
+                "fail": str(s.failures),
+            }
+            table.add_row(*(cells[c] for c in columns))
+    return table

@@ -10,6 +10,11 @@ Method (documented in ``coloretto simulate --help`` and docs/benchmarks.md):
   approximation: ``mean +- 1.959964 * s / sqrt(n)`` with ``s`` the sample standard deviation
   (divisor ``n - 1``). For win shares the per-game share values (0, 1/k or 1) are the
   samples. With fewer than two games there is no interval (``half_width`` is ``None``).
+- An interval never leaves the range the quantity can take: win shares lie in [0, 1] and
+  ranks in [1, players], so their interval ends are clipped there (a normal-approximation
+  interval around a win share of 0.02 would otherwise start below 0). ``half_width`` stays
+  the unclipped ``1.959964 * s / sqrt(n)``; ``low`` and ``high`` are the clipped ends that
+  the JSON, CSV, table and plot show.
 - A game forfeited by a seat (its external engine failed, ``arena.failures``): that seat
   has win share 0 and the last rank; the others are ranked by their scores at the forfeit
   (``game_outcome``).
@@ -30,6 +35,10 @@ Z95 = 1.959963984540054
 """Two-sided 95% quantile of the standard normal distribution."""
 
 
+WIN_SHARE_RANGE = (0.0, 1.0)
+"""The values a win share (and a mean of win shares) can take."""
+
+
 @dataclass(frozen=True)
 class Estimate:
     """A sample mean with its 95% normal-approximation confidence interval.
@@ -37,25 +46,46 @@ class Estimate:
     Attributes:
         mean: the sample mean.
         half_width: ``Z95 * s / sqrt(n)`` (``s`` the sample standard deviation), or ``None``
-            when ``n < 2``.
+            when ``n < 2``; before clipping to ``bounds``.
         sd: the sample standard deviation (divisor ``n - 1``), ``None`` when ``n < 2``.
         n: number of samples.
+        bounds: ``(least, greatest)`` value the quantity can take (e.g. ``(0, 1)`` for a win
+            share), or ``None`` when unbounded; the interval ends are clipped to it.
     """
 
     mean: float
     half_width: float | None
     sd: float | None
     n: int
+    bounds: tuple[float, float] | None = None
 
     @property
     def low(self) -> float | None:
-        """Lower end of the 95% interval (``None`` without an interval)."""
-        return None if self.half_width is None else self.mean - self.half_width
+        """Lower end of the 95% interval, at least ``bounds[0]`` (``None`` without an
+        interval)."""
+        if self.half_width is None:
+            return None
+        low = self.mean - self.half_width
+        return low if self.bounds is None else max(self.bounds[0], low)
 
     @property
     def high(self) -> float | None:
-        """Upper end of the 95% interval (``None`` without an interval)."""
-        return None if self.half_width is None else self.mean + self.half_width
+        """Upper end of the 95% interval, at most ``bounds[1]`` (``None`` without an
+        interval)."""
+        if self.half_width is None:
+            return None
+        high = self.mean + self.half_width
+        return high if self.bounds is None else min(self.bounds[1], high)
+
+    @property
+    def clipped(self) -> bool:
+        """True when ``bounds`` cut the interval (it is then not symmetric about the mean)."""
+        if self.half_width is None or self.bounds is None:
+            return False
+        return (
+            self.mean - self.half_width < self.bounds[0]
+            or self.mean + self.half_width > self.bounds[1]
+        )
 
     def to_json(self) -> dict[str, Any]:
         """``{"mean", "ci95": [low, high] or null, "half_width", "sd", "n"}``."""
@@ -68,14 +98,18 @@ class Estimate:
         }
 
     def format(self, digits: int = 3) -> str:
-        """``"0.412 ± 0.031"`` (or the mean alone without an interval)."""
+        """``"0.412 ± 0.031"``; an interval clipped to ``bounds`` as its ends,
+        ``"0.012 [0.000, 0.042]"``; the mean alone without an interval."""
         if self.half_width is None:
             return f"{self.mean:.{digits}f}"
+        if self.clipped:
+            return f"{self.mean:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
         return f"{self.mean:.{digits}f} ± {self.half_width:.{digits}f}"
 
 
-def mean_ci(values: Sequence[float]) -> Estimate:
-    """Mean of ``values`` with a 95% confidence interval (normal approximation, sample sd).
+def mean_ci(values: Sequence[float], bounds: tuple[float, float] | None = None) -> Estimate:
+    """Mean of ``values`` with a 95% confidence interval (normal approximation, sample sd),
+    its ends clipped to ``bounds`` (the range the values can take) when given.
 
     Raises:
         ValueError: ``values`` is empty.
@@ -85,10 +119,10 @@ def mean_ci(values: Sequence[float]) -> Estimate:
         raise ValueError("no values to average")
     mean = math.fsum(values) / n
     if n < 2:
-        return Estimate(mean, None, None, n)
+        return Estimate(mean, None, None, n, bounds)
     var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     sd = math.sqrt(var)
-    return Estimate(mean, Z95 * sd / math.sqrt(n), sd, n)
+    return Estimate(mean, Z95 * sd / math.sqrt(n), sd, n, bounds)
 
 
 def win_shares(scores: Sequence[int]) -> list[float]:
@@ -182,7 +216,14 @@ def _summary(
         shares.append(math.fsum(w[s] for s in seats) / k)
         points.append(sum(scores[s] for s in seats) / k)
         places.append(sum(r[s] for s in seats) / k)
-    return AgentSummary(agent, tuple(seats), mean_ci(shares), mean_ci(points), mean_ci(places))
+    players = float(len(per_game[0]))
+    return AgentSummary(
+        agent,
+        tuple(seats),
+        mean_ci(shares, WIN_SHARE_RANGE),
+        mean_ci(points),
+        mean_ci(places, (1.0, players)),
+    )
 
 
 def summarize_seats(

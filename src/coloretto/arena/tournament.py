@@ -18,7 +18,8 @@ Method
   rank (1, 2, 2, 4).
 - **Intervals.** The independent unit is the deal: per entry, each deal gives one sample,
   the mean of the entry's values over the deal's ``n`` rotations; mean and 95% interval over
-  the deals come from ``arena.stats.mean_ci`` (normal approximation, sample sd). An agent
+  the deals come from ``arena.stats.mean_ci`` (normal approximation, sample sd; the ends of
+  win-share intervals clipped to [0, 1], of rank intervals to [1, n]). An agent
   spec in several entries gets an aggregate: per deal, the mean over its entries and the
   rotations. Par win share is ``1/n``.
 - **Time per decision:** wall-clock seconds of each ``act`` call (forced moves with a single
@@ -58,7 +59,7 @@ from .failures import (
     play_with_policy,
 )
 from .ratings import Rating, rate_games
-from .stats import Estimate, game_outcome, mean_ci
+from .stats import WIN_SHARE_RANGE, Estimate, game_outcome, mean_ci
 
 RESULT_FORMAT: Final = "coloretto-tournament/1"
 
@@ -482,10 +483,10 @@ def summarize(
             agent=agent,
             entries=tuple(entries),
             games=len(games),
-            win_share=mean_ci(cols["share"]),
+            win_share=mean_ci(cols["share"], WIN_SHARE_RANGE),
             score=mean_ci(cols["score"]),
             margin=mean_ci(cols["margin"]),
-            rank=mean_ci(cols["rank"]),
+            rank=mean_ci(cols["rank"], (1.0, float(n))),
             decision_mean=(math.fsum(times) / len(times)) if times else None,
             decision_p95=percentile(times, 95) if times else None,
             decisions=len(times),

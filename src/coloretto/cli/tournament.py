@@ -24,16 +24,23 @@ from .main import UsageError
 EPILOG = """\
 Method: deal d is played once per rotation of the agents through the seats (duplicate
 deals), so --games is rounded up to a multiple of the player count. Win share counts a
-tie as a split win; intervals are 95% normal-approximation intervals over deals. Seconds
-per decision are wall-clock per asked decision (mean and p95). Ratings: OpenSkill
-Plackett-Luce over all games in game order. The same --seed gives the same results for
-any --workers and --backend (timings aside).
+tie as a split win; intervals are 95% normal-approximation intervals over deals, clipped
+to the possible values (win share 0 to 1, rank 1 to players). Seconds per decision are
+wall-clock per asked decision (mean and p95). Ratings: OpenSkill Plackett-Luce over all
+games in game order. The same --seed gives the same results for any --workers and
+--backend (timings aside).
+
+The table fits the terminal's width: on a narrow one the columns p95, s/decision,
+rating, margin, score and rank are left out in that order (the caption names them; the
+JSON and CSV reports hold every value). The table and messages count entries, games and
+seats from 1; the JSON and CSV count from 0.
 
 External engines: --agents 'cmd:python3 my_bot.py' (coloretto-engine/1, see
 docs/engine-protocol.md). Answers are due within the budget's time (default 1000 ms)
 plus --engine-grace-ms. On a malformed, illegal or late answer or an exited engine the
 seat forfeits the game (--on-engine-failure forfeit) or a built-in agent finishes it
-(fallback:random); every failure is reported.
+(fallback:random); every failure is reported. Exit status 1 when an entry forfeited
+every one of its games (its engine never finished one), after writing the reports.
 
 Ray: --backend ray --address ADDR uses a running cluster (coloretto must be installed on
 its nodes, with the same version); without --address a local Ray is started for the run.
@@ -242,7 +249,8 @@ def build_config(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Run the tournament and write the reports; 0 on success (engine failures included:
-    they are reported, not fatal), 2 on bad input."""
+    they are reported, not fatal), 1 when an entry forfeited every one of its games, 2 on
+    bad input."""
     import json
 
     from ..arena import report
@@ -255,7 +263,8 @@ def run(args: argparse.Namespace) -> int:
     def note_failures(game: Any) -> None:
         for f in game.failures:
             failures_seen.append(
-                f"game {f['game']} seat {f['seat']} (entry {f['entry']} {config.agents[f['entry']]}): "
+                f"game {f['game'] + 1} seat {f['seat'] + 1} "
+                f"(entry {f['entry'] + 1} {config.agents[f['entry']]}): "
                 f"{f['kind']}: {f['detail']} -> {f['handling']}"
             )
 
@@ -313,7 +322,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json is not None:
         report.write_json(result, args.json)
     if args.json != "-":
-        sys.stdout.write(report.render_table(result))
+        from rich.console import Console
+
+        console = Console(highlight=False)
+        console.print(report.fitted_table(result, console))
     if args.csv is not None:
         report.write_csv(result, args.csv)
     if args.plot is not None:
@@ -323,4 +335,21 @@ def run(args: argparse.Namespace) -> int:
             out.writelines(
                 json.dumps(game.record, separators=(",", ":")) + "\n" for game in result.games
             )
-    return 0
+    return _check_forfeits(result)
+
+
+def _check_forfeits(result: Any) -> int:
+    """1 (a failed check) when an entry forfeited every one of its games: the results then
+    measure a broken engine, not a player; the reason goes to standard error. Else 0."""
+    status = 0
+    for s in result.entries:
+        if s.games and s.forfeits == s.games:
+            entry = s.entries[0]
+            print(
+                f"coloretto tournament: entry {entry + 1} ({s.agent}) forfeited all {s.games} "
+                "of its games: its engine failed in every game (see the failures reported "
+                "above or in the JSON report), so these results measure nothing about it",
+                file=sys.stderr,
+            )
+            status = 1
+    return status

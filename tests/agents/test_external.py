@@ -142,7 +142,7 @@ def test_failures_are_reported_with_seat_and_kind(mode: str, kind: str, words: s
     assert failure.seat == 2
     assert failure.kind == kind
     assert words in failure.detail
-    assert "seat 2" in str(failure) and mode in str(failure)
+    assert "seat 3" in str(failure) and mode in str(failure)  # seat index 2, counted from 1
     assert not engine.running  # the failed engine is stopped
     engine.close()  # idempotent after a failure
 
@@ -171,7 +171,7 @@ def test_stderr_is_logged_not_parsed(tmp_path: Path) -> None:
     finally:
         engine.close()
     text = err.read_text()
-    assert "got hello" in text and "got decide" in text and "[engine seat 1 pid" in text
+    assert "got hello" in text and "got decide" in text and "[engine seat 2 pid" in text
 
 
 def test_stuck_engine_is_killed_on_close() -> None:

@@ -115,3 +115,33 @@ def test_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["perft", path])  # --depth is required
     assert exc.value.code == 2
+
+
+def test_finished_game_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, record(seed=9, cut=None))
+    assert main(["perft", path, "--depth", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "the game is over" in text
+    assert "seat -1" not in text and "to move" not in text
+    assert main(["perft", path, "--depth", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["to_move"] == -1  # the JSON keeps the engine's
+
+
+def test_divide_counts_rows_from_1_in_text_and_0_in_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = record(seed=8, cut=0, players=5)
+    state = load_game(rec).state
+    path = write(tmp_path, rec)
+    assert main(["perft", path, "--depth", "1", "--divide", "--json"]) == 0
+    divide = json.loads(capsys.readouterr().out)["divide"]
+    assert [d["action"]["row"] for d in divide] == [0, 1, 2, 3, 4]
+    card = divide[0]["action"]["card"]
+    assert all(d["action"] == {"action": "draw", "card": card, "row": r} for r, d in enumerate(divide))
+    assert [d["text"] for d in divide] == [f"draw {card} -> row {r}" for r in range(1, 6)]
+    assert main(["perft", path, "--depth", "1", "--divide"]) == 0
+    text = capsys.readouterr().out
+    assert f"seat {state.to_move + 1} to move" in text
+    for r in range(1, 6):
+        assert f"draw {card} -> row {r} " in text
+    assert "row 0" not in text

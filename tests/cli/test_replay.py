@@ -77,7 +77,7 @@ def test_wrong_card_is_invalid_at_its_index(
     assert set(out) == {"valid", "action_index", "error"}
     assert real in out["error"]
     assert main(["replay", write(tmp_path, rec, "t.json")]) == 1
-    assert f"at action {i}" in capsys.readouterr().out
+    assert f"at action {i + 1} (actions[{i}] in the record)" in capsys.readouterr().out
 
 
 def test_illegal_take_and_wrong_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -183,4 +183,6 @@ def test_a_missing_row_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[st
     rec = finished_record(seed=7)
     rec["actions"][0]["row"] = -1
     rc, out = run_json(capsys, write(tmp_path, rec))
-    assert rc == 1 and out["error"] == "draw entry: row -1 does not exist (rows 0 to 3)"
+    assert rc == 1 and out["error"] == (
+        'draw entry: "row": -1 does not exist; records count rows from 0, so "row" is 0 to 3 here'
+    )

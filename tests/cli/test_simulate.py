@@ -163,7 +163,8 @@ def test_engine_failures_are_reported_and_the_run_completes(
     assert main(argv) == 0
     text = capsys.readouterr().out
     assert "2 engine failure(s), policy forfeit; 2 game(s) forfeited" in text
-    assert "game 1 seat 0" in text and "exited" in text
+    # Counted from 1 for people: games 1 and 2 (indices 0 and 1), seat 1 (index 0).
+    assert "game 1 seat 1" in text and "game 2 seat 1" in text and "exited" in text
     assert main([*argv, "--on-engine-failure", "fallback:random", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["forfeited_games"] == [] and len(report["failures"]) == 2

@@ -49,8 +49,10 @@ def test_bad_json_actions(bad: object) -> None:
 
 def test_readable_strings_and_properties() -> None:
     assert str(Action("draw")) == "draw"
-    assert str(Action("place", 2)) == "place -> row 2"
-    assert str(Action("take", 1)) == "take row 1"
+    # Readable strings are for people: rows counted from 1 (the JSON form counts from 0).
+    assert str(Action("place", 2)) == "place -> row 3"
+    assert str(Action("take", 1)) == "take row 2"
+    assert str(Action("take", 0)) == "take row 1" and Action("take", 0).to_json()["row"] == 0
     assert str(Action("choose_start", 0)) == "choose blue"
     assert Action("take", 1).row == 1 and Action("draw").row is None
     assert Action("choose_start", 6).color == "yellow" and Action("take", 0).color is None

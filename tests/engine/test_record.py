@@ -203,13 +203,17 @@ def test_a_row_the_table_lacks_is_named_in_the_error(row: int) -> None:
     rec["actions"][draw]["row"] = row
     res = replay(rec)
     assert not res.valid and res.action_index == draw
-    assert res.error == f"draw entry: row {row} does not exist (rows 0 to 3)"
+    assert res.error == (
+        f'draw entry: "row": {row} does not exist; records count rows from 0, so "row" is 0 to 3 here'
+    )
     rec = _four_player_record()
     take = next(i for i, e in enumerate(rec["actions"]) if e["action"] == "take")
     rec["actions"][take]["row"] = row
     res = replay(rec)
     assert not res.valid and res.action_index == take
-    assert res.error == f"take entry: row {row} does not exist (rows 0 to 3)"
+    assert res.error == (
+        f'take entry: "row": {row} does not exist; records count rows from 0, so "row" is 0 to 3 here'
+    )
 
 
 def _nested(depth: int) -> list:
@@ -255,4 +259,4 @@ def test_seats_null_is_invalid_but_missing_seats_default() -> None:
     assert not res.valid and res.error == "seats must be a list of names"
     del rec["seats"]
     res = replay(rec)
-    assert res.valid and res.game is not None and res.game.seats == ["seat 0", "seat 1"]
+    assert res.valid and res.game is not None and res.game.seats == ["seat 1", "seat 2"]

@@ -94,7 +94,9 @@ def advise(
     if not legal:
         raise ValueError("no legal actions to advise on")
     if observation.to_move != observation.seat:
-        raise ValueError(f"seat {observation.seat} is not to move (seat {observation.to_move} is)")
+        raise ValueError(
+            f"seat {observation.seat + 1} is not to move (seat {observation.to_move + 1} is)"
+        )
     b = budget or DEFAULT_ADVICE_BUDGET
     iters, secs = b.iterations, b.seconds
     if iters is None and secs is None:

@@ -79,7 +79,9 @@ class EngineFailure(ColorettoError):
     """
 
     def __init__(self, seat: int, kind: FailureKind, detail: str, engine: str = "") -> None:
-        super().__init__(f"seat {seat}: engine {engine!r} failed ({kind}): {detail}")
+        # The message is for people (seats counted from 1); ``seat`` and ``to_json`` count
+        # from 0 as the protocol does.
+        super().__init__(f"seat {seat + 1}: engine {engine!r} failed ({kind}): {detail}")
         self.seat = seat
         self.kind = kind
         self.detail = detail
@@ -316,7 +318,7 @@ class ExternalAgent(Agent):
         self._stop()
 
     def _log_stderr(self, stream: IO[bytes], pid: int) -> None:
-        prefix = f"[engine seat {self.seat} pid {pid}] "
+        prefix = f"[engine seat {self.seat + 1} pid {pid}] "
         for raw in iter(stream.readline, b""):
             text = raw.decode("utf-8", errors="replace").rstrip("\n")
             out = self._stderr_file

@@ -49,7 +49,9 @@ def play_out(game: Game, agents: Sequence[Agent], on_step: StepHook | None = Non
         action = legal[0] if len(legal) == 1 and not agent.needs_true_state else agent.act(observe(state, seat), legal)
         if action not in legal:
             raise IllegalActionError(
-                f"seat {seat} ({agent.name}) chose {action}, not among the legal actions", "§3", str(action)
+                f"seat {seat + 1} ({agent.name}) chose {action}, not among the legal actions",
+                "§3",
+                str(action),
             )
         game.play(action)
         state = game.state

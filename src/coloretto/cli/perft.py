@@ -4,6 +4,8 @@ at the end of a record, to compare rule implementations.
 A draw-and-place counts as one action per row choice; the record's draw pile fixes every
 revealed card (``coloretto.engine.perft``). Prints the count for every depth 1..d with the
 time taken; ``--divide`` adds the count below each first action (as chess perft tools do).
+The text counts rows and seats from 1, as people do, and says when the game is over; the
+JSON counts them from 0, as records do.
 
 Exit status: 0 ok, 1 the record is invalid, 2 unreadable file, not JSON or bad depth.
 """
@@ -17,12 +19,13 @@ import time
 from typing import Any
 
 from ..engine import actions as A
+from ..engine.cards import CARD_NAMES
 from ..engine.errors import InvalidRecordError
 from ..engine.perft import perft
 from ..engine.record import load_game
 from ..engine.state import GameState
 from .main import UsageError
-from .replay import read_record_file
+from .replay import action_label, read_record_file
 
 
 def register(subparsers: Any) -> None:
@@ -39,30 +42,45 @@ def register(subparsers: Any) -> None:
     p.add_argument("--depth", type=int, required=True, metavar="D", help="sequence length (>= 0)")
     p.add_argument("--divide", action="store_true", help="also count below each first action")
     p.add_argument(
-        "--json", action="store_true", help='print {"depth", "nodes", "per_depth", "seconds", ...}'
+        "--json",
+        action="store_true",
+        help='print {"depth", "nodes", "per_depth", "seconds", "decision", "to_move", '
+        '"actions_in_record", "divide"}; "to_move" and the "divide" entries\' rows count from '
+        '0 as in records (-1: nobody, the game is over); each "divide" entry also has its '
+        '"text" as the table shows it',
     )
     p.set_defaults(func=run)
 
 
-def first_moves(state: GameState) -> list[tuple[str, GameState]]:
+def first_moves(state: GameState) -> list[tuple[dict[str, Any], str, GameState]]:
     """Each first action (a draw expanded into its placements) with the state after it, as
-    ``(label, state)``; labels like ``"draw green -> row 2"`` or ``"take row 0"`` (rows from 0
-    as in records)."""
-    out: list[tuple[str, GameState]] = []
+    ``(entry, text, state)``: ``entry`` the record-entry form with rows counted from 0 as in
+    records (``{"action": "draw", "card": "green", "row": 2}``, ``{"action": "take",
+    "row": 0}``), ``text`` the readable form with rows counted from 1 as people count
+    (``"draw green -> row 3"``, ``"take row 1"``)."""
+    out: list[tuple[dict[str, Any], str, GameState]] = []
     for code in state.legal_codes():
         child = state.copy()
         child.apply_code(code)
         if code == A.DRAW:
-            from ..engine.cards import CARD_NAMES
-
             name = CARD_NAMES[child.drawn]
             for place in child.legal_codes():
                 grand = child.copy()
                 grand.apply_code(place)
-                out.append((f"draw {name} -> row {place - A.PLACE0}", grand))
+                row = place - A.PLACE0
+                entry = {"action": "draw", "card": name, "row": row}
+                out.append((entry, f"draw {name} -> row {row + 1}", grand))
         else:
-            out.append((str(A.decode(code)), child))
+            action = A.decode(code)
+            out.append((action.to_json(), str(action), child))
     return out
+
+
+def status_text(state: GameState) -> str:
+    """Whose decision it is, for people (seats counted from 1), or that the game is over."""
+    if state.is_over():
+        return "the game is over"
+    return f"{state.decision}, seat {state.to_move + 1} to move"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = load_game(record)
     except InvalidRecordError as exc:
-        where = "" if exc.action_index is None else f" (action {exc.action_index})"
+        where = "" if exc.action_index is None else f" ({action_label(exc.action_index)})"
         print(
             f"coloretto perft: {args.record} is not a valid record{where}: {exc}", file=sys.stderr
         )
@@ -90,8 +108,8 @@ def run(args: argparse.Namespace) -> int:
         )
     divide: list[dict[str, Any]] = []
     if args.divide and args.depth >= 1:
-        for label, child in first_moves(state):
-            divide.append({"action": label, "nodes": perft(child, args.depth - 1)})
+        for entry, text, child in first_moves(state):
+            divide.append({"action": entry, "text": text, "nodes": perft(child, args.depth - 1)})
     seconds = time.perf_counter() - start_all
     out: dict[str, Any] = {
         "depth": args.depth,
@@ -108,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out))
         return 0
     print(
-        f"perft from the end of {args.record} ({len(game.entries)} actions; {state.decision}, seat {state.to_move} to move)"
+        f"perft from the end of {args.record} ({len(game.entries)} actions; "
+        f"{status_text(state)})"
     )
     for row in per_depth:
         d, n, s = row["depth"], row["nodes"], row["seconds"]
@@ -117,6 +136,6 @@ def run(args: argparse.Namespace) -> int:
     if args.divide:
         print(f"divide (depth {args.depth - 1} below each first action):")
         for row in divide:
-            print(f"  {row['action']:<28} {row['nodes']:,}")
+            print(f"  {row['text']:<28} {row['nodes']:,}")
     print(f"nodes: {out['nodes']}  total time: {seconds:.3f} s")
     return 0

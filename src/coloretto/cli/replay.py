@@ -1,6 +1,9 @@
 """``coloretto replay FILE [--json]``: check every action of a game record against the rules
 and print the final (or current) scores (docs/record-format.md).
 
+The text counts seats and actions from 1, as people do (an action also names its index in
+the record's ``actions``); the JSON counts from 0, as records do.
+
 Exit status: 0 the record is valid, 1 it is not (illegal action, inconsistent setup, a
 ``result`` that disagrees), 2 the file cannot be read or is not JSON.
 """
@@ -52,6 +55,12 @@ def read_record_file(path: str) -> Any:
         raise UsageError(f"{path} is not JSON: {exc}") from None
 
 
+def action_label(index: int) -> str:
+    """How people are told which record entry is meant: counted from 1, with the JSON index
+    (counted from 0) to find it in the file, e.g. ``"action 4 (actions[3] in the record)"``."""
+    return f"action {index + 1} (actions[{index}] in the record)"
+
+
 def register(subparsers: Any) -> None:
     """Add the ``replay`` subcommand."""
     p = subparsers.add_parser(
@@ -86,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         elif isinstance(actions, list) and result.action_index == len(actions):
             where = "in its result"
         else:
-            where = f"at action {result.action_index}"
+            where = f"at {action_label(result.action_index)}"
         console.print(f"{args.file}: INVALID {where}: {result.error}", markup=False, soft_wrap=True)
         return 1
     assert result.game is not None
@@ -94,7 +103,9 @@ def run(args: argparse.Namespace) -> int:
     st = game.state
     n_actions = len(game.entries)
     status = (
-        "finished" if st.is_over() else f"not finished ({st.decision}, seat {st.to_move} to move)"
+        "finished"
+        if st.is_over()
+        else f"not finished ({st.decision}, seat {st.to_move + 1} to move)"
     )
     console.print(
         f"{args.file}: valid, {n_actions} actions, {status}", markup=False, soft_wrap=True
@@ -106,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     table.add_column("rank", justify="right")
     totals, ranks = st.totals(), st.ranks()
     for s, name in enumerate(game.seats):
-        table.add_row(str(s), Text(name), str(totals[s]), str(ranks[s]))
+        table.add_row(str(s + 1), Text(name), str(totals[s]), str(ranks[s]))
     console.print(table)
     winners = ", ".join(game.seats[s] for s in st.winners())
     label = "Winner" if len(st.winners()) == 1 else "Shared win"

@@ -288,7 +288,7 @@ def _print_report(
         t.add_column("mean rank", justify="right")
         for r in rows:
             t.add_row(
-                ",".join(map(str, r.seats)),
+                ",".join(str(seat + 1) for seat in r.seats),  # people count seats from 1
                 r.agent,
                 r.win_share.format(3),
                 r.score.format(2),
@@ -309,7 +309,7 @@ def _print_report(
         )
         for f in failures[:20]:
             console.print(
-                f"  game {f['game']} seat {f['seat']} ({f['engine']}): {f['kind']}: "
+                f"  game {f['game'] + 1} seat {f['seat'] + 1} ({f['engine']}): {f['kind']}: "
                 f"{f['detail']} -> {f['handling']}",
                 markup=False,
                 highlight=False,

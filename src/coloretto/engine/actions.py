@@ -1,5 +1,8 @@
 """Actions: small values with a stable integer encoding and a readable string.
 
+The readable string (``str(action)``) is for people and counts rows from 1; the integer
+codes and the JSON forms count rows from 0.
+
 Integer encoding (stable; used for action masks and RL):
 
 =========================  ===================================
@@ -58,12 +61,15 @@ class Action(NamedTuple):
         return COLORS[self.arg] if self.kind == "choose_start" else None
 
     def __str__(self) -> str:
+        """Readable text for people, rows counted from 1 (``Action("take", 0)`` is
+        ``"take row 1"``); never parsed back: records and protocols use ``to_json``, which
+        counts rows from 0."""
         if self.kind == "draw":
             return "draw"
         if self.kind == "place":
-            return f"place -> row {self.arg}"
+            return f"place -> row {self.arg + 1}"
         if self.kind == "take":
-            return f"take row {self.arg}"
+            return f"take row {self.arg + 1}"
         return f"choose {COLORS[self.arg]}"
 
     def to_json(self) -> dict[str, Any]:

@@ -195,7 +195,7 @@ def load_header(record: Any) -> Game:
     except ConfigurationError as exc:
         raise InvalidRecordError(f"rules: {exc}") from None
     if "seats" not in record:
-        seats: Any = [f"seat {s}" for s in range(rules.players)]
+        seats: Any = [f"seat {s + 1}" for s in range(rules.players)]
     else:
         seats = record["seats"]
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
@@ -233,7 +233,7 @@ def apply_entry(game: Game, entry: Any) -> None:
     if seat != st.to_move:
         if st.is_over():
             raise InvalidRecordError("an action after the end of the game")
-        raise InvalidRecordError(f"seat {seat!r} acted, but seat {st.to_move} is to move")
+        raise InvalidRecordError(_wrong_seat(seat, st.to_move, st.n))
     kind = entry.get("action")
     if kind in ("draw", "take") and type(entry.get("row")) is int:
         _check_row(kind, entry["row"], st.nrows)
@@ -270,14 +270,31 @@ def apply_entry(game: Game, entry: Any) -> None:
     game.play(action)
 
 
+def _wrong_seat(seat: int, to_move: int, players: int) -> str:
+    """The message for an entry by a seat that is not to move. People count seats from 1,
+    records from 0: both are named, e.g. 'seat 3 ("seat": 2) acted, but seat 1 ("seat": 0)
+    is to move'."""
+    mover = f'seat {to_move + 1} ("seat": {to_move}) is to move'
+    if not 0 <= seat < players:
+        return (
+            f'"seat": {A.short_repr(seat)} is no seat: records count seats from 0, so "seat" '
+            f"is 0 to {players - 1} here; {mover}"
+        )
+    return f'seat {seat + 1} ("seat": {seat}) acted, but {mover}'
+
+
 def _check_row(kind: str, row: int, nrows: int) -> None:
-    """Refuse a row the table does not have (rows ``0 .. nrows - 1``).
+    """Refuse a row the table does not have (``"row"`` 0 to ``nrows - 1`` in records).
 
     Raises:
-        InvalidRecordError: e.g. "draw entry: row 7 does not exist (rows 0 to 3)".
+        InvalidRecordError: e.g. 'draw entry: "row": 7 does not exist; records count rows
+            from 0, so "row" is 0 to 3 here'.
     """
     if not 0 <= row < nrows:
-        raise InvalidRecordError(f"{kind} entry: row {A.short_repr(row)} does not exist (rows 0 to {nrows - 1})")
+        raise InvalidRecordError(
+            f'{kind} entry: "row": {A.short_repr(row)} does not exist; records count rows '
+            f'from 0, so "row" is 0 to {nrows - 1} here'
+        )
 
 
 TOO_DEEP = "a value in the record is nested too deeply"

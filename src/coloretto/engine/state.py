@@ -522,13 +522,16 @@ class GameState:
         return IllegalActionError(f"{text}: not a {self.decision} decision", "§3", text)
 
     def _bad_row(self, r: int, text: str, rule: str, full_is_bad: bool) -> IllegalActionError:
+        # Messages are for people: rows counted from 1 (row index r is "row r + 1").
         if r >= self.nrows:
             return IllegalActionError(f"{text}: there are only {self.nrows} rows", rule, text)
         if self.row_taker[r] != UNTAKEN:
-            return IllegalActionError(f"{text}: row {r} was taken this round", rule, text)
+            return IllegalActionError(f"{text}: row {r + 1} was taken this round", rule, text)
         if full_is_bad:
-            return IllegalActionError(f"{text}: row {r} is full", rule, text)
-        return IllegalActionError(f"{text}: row {r} is empty and can never be taken", rule, text)
+            return IllegalActionError(f"{text}: row {r + 1} is full", rule, text)
+        return IllegalActionError(
+            f"{text}: row {r + 1} is empty and can never be taken", rule, text
+        )
 
     # ----- text and data forms ------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

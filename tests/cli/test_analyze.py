@@ -1,14 +1,18 @@
-"""``coloretto analyze``: a short record reviewed, bad records rejected."""
+"""``coloretto analyze``: a short record reviewed, mistakes told from noise (samples,
+intervals, merged equivalent actions, reproducible reports), bad records rejected."""
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from coloretto.agents import make_agent
+from coloretto.agents import Budget, make_agent
 from coloretto.arena.driver import play_out, start_game
+from coloretto.cli.analyze import DEFAULT_BUDGET
 from coloretto.cli.main import main
 from coloretto.engine import Rules
 
@@ -45,7 +49,7 @@ def test_json_review(record_file: Path, capsys: pytest.CaptureFixture[str]) -> N
 def test_text_review(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyze", str(record_file), "--budget", "4"]) == 0
     out = capsys.readouterr().out
-    assert "seat 0 (heuristic)" in out and "seat 1 (random)" in out
+    assert "seat 1 (heuristic)" in out and "seat 2 (random)" in out  # seats counted from 1
 
 
 def test_invalid_record_exits_1(
@@ -56,7 +60,7 @@ def test_invalid_record_exits_1(
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(record))
     assert main(["analyze", str(bad), "--budget", "4"]) == 1
-    assert "action 3" in capsys.readouterr().err
+    assert "action 4 (actions[3] in the record)" in capsys.readouterr().err
 
 
 def test_unreadable_and_bad_options_exit_2(
@@ -69,3 +73,114 @@ def test_unreadable_and_bad_options_exit_2(
     assert main(["analyze", str(record_file), "--budget", "soon"]) == 2
     assert main(["analyze", str(record_file), "--top", "0"]) == 2
     assert "error" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def four_player_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    specs = ["heuristic", "random", "greedy", "random"]
+    game = start_game(Rules(players=4), 5, specs)
+    play_out(game, [make_agent(s, i) for i, s in enumerate(specs)])
+    path = tmp_path_factory.mktemp("rec4") / "game4.json"
+    path.write_text(json.dumps(game.to_record()))
+    return path
+
+
+@pytest.fixture(scope="module")
+def four_player_review(four_player_file: Path) -> dict[str, Any]:
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["analyze", str(four_player_file), "--json", "--budget", "60"]) == 0
+    data: dict[str, Any] = json.loads(out.getvalue())
+    return data
+
+
+def test_the_same_record_seed_and_budget_give_the_same_report(
+    four_player_file: Path, four_player_review: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["analyze", str(four_player_file), "--json", "--budget", "60"]) == 0
+    assert json.loads(capsys.readouterr().out) == four_player_review
+    assert four_player_review["reproducible"] is True
+
+
+def test_the_default_budget_counts_samples_not_seconds() -> None:
+    budget = Budget.parse(DEFAULT_BUDGET)
+    assert budget.iterations is not None and budget.seconds is None
+
+
+def test_each_estimate_has_samples_and_an_interval(four_player_review: dict[str, Any]) -> None:
+    decisions = four_player_review["decisions"]
+    assert decisions
+    for d in decisions:
+        for key in ("chosen", "best"):
+            n = d[f"samples_{key}"]
+            assert n >= 60 // d["distinct"]
+            low, high = d[f"win_prob_{key}_ci95"]
+            assert 0.0 <= low <= d[f"win_prob_{key}"] <= high <= 1.0
+            m_low, m_high = d[f"margin_{key}_ci95"]
+            assert m_low <= d[f"margin_{key}"] <= m_high
+        assert d["distinct"] >= 2  # a decision whose actions all lead to one position is none
+        assert d["distinct"] <= d["legal"]
+
+
+def test_mistakes_are_exactly_the_losses_outside_the_noise(
+    four_player_review: dict[str, Any],
+) -> None:
+    decisions = four_player_review["decisions"]
+    for d in decisions:
+        chosen_high = d["win_prob_chosen_ci95"][1]
+        best_low = d["win_prob_best_ci95"][0]
+        if d["same_as_best"]:
+            assert d["win_prob_loss"] == 0.0 and not d["mistake"]
+        elif d["mistake"]:
+            assert chosen_high < best_low
+        else:
+            assert chosen_high >= best_low - 1e-4  # rounding of the printed ends
+    for s in four_player_review["seats"]:
+        assert s["mistakes"] == sum(
+            1 for d in decisions if d["seat"] == s["seat"] and d["mistake"]
+        )
+        assert all(d["mistake"] for d in s["worst"])
+    # Not vacuous: this game has both a mistake and a choice among equivalent rows.
+    assert any(d["mistake"] for d in decisions)
+    merged = [d for d in decisions if d["same_as_best"] and d["chosen_action"] != d["best_action"]]
+    assert merged and all("(same as rows" in d["chosen"] for d in merged)
+
+
+def test_text_shows_samples_intervals_and_numbers_from_1(
+    four_player_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["analyze", str(four_player_file), "--budget", "60", "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    flat = " ".join(out.split())
+    assert "whole 95% interval for the win chance lies below the best action's" in flat
+    assert "60 samples per decision" in out
+    for seat in range(1, 5):
+        assert f"seat {seat} (" in out
+    assert "seat 0" not in out
+    assert "n=" in out and "win " in out and "margin " in out and "% [" in out
+    assert "row 0" not in out
+
+
+def test_progress_bar_on_a_terminal_only(four_player_file: Path) -> None:
+    """A person at a terminal sees a progress bar on standard error; --json never shows
+    one (pexpect gives the command a real terminal)."""
+    import pexpect
+
+    argv = ["-m", "coloretto.cli.main", "analyze", str(four_player_file), "--budget", "30"]
+    child = pexpect.spawn(sys.executable, argv, encoding="utf-8", timeout=120, dimensions=(40, 120))
+    child.expect("analysing actions")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    child = pexpect.spawn(
+        sys.executable, [*argv, "--json"], encoding="utf-8", timeout=120, dimensions=(40, 120)
+    )
+    child.expect(pexpect.EOF)
+    text = child.before
+    child.close()
+    assert child.exitstatus == 0
+    assert "analysing" not in text
+    assert json.loads(text)["decisions"]

@@ -276,6 +276,8 @@ class SearchResult:
         win: mean win indicator (ties split) of the root seat after each action.
         margin: mean final margin (score minus best other score) after each action.
         iterations: iterations run; seconds: time taken.
+        margin_sd: sample standard deviation (divisor ``visits - 1``) of the final margins
+            after each action, 0.0 with fewer than two visits.
     """
 
     codes: list[int]
@@ -285,6 +287,7 @@ class SearchResult:
     iterations: int = 0
     seconds: float = 0.0
     extra: dict[str, float] = field(default_factory=dict)
+    margin_sd: list[float] = field(default_factory=list)
 
     def best(self) -> int:
         """The most visited action code (ties: higher win rate, then lower code)."""
@@ -308,6 +311,7 @@ def search(
     seconds: float | None,
     params: SearchParams = SearchParams(),
     min_root_visits: int = 0,
+    root_codes: Sequence[int] | None = None,
 ) -> SearchResult:
     """Run the search for ``seat`` (module docstring).
 
@@ -319,6 +323,9 @@ def search(
         iterations / seconds: stop after that many iterations / that much time (whichever
             comes first; at least one iteration runs).
         min_root_visits: visit every root action at least this often first (the advisor).
+        root_codes: search only these legal action codes at the root (default: every legal
+            action); the advisor passes one action of each group that leads to the same
+            position.
 
     Returns:
         The root statistics (``SearchResult``).
@@ -328,8 +335,9 @@ def search(
     if rollout is None:
         rollout = engine_rollout(params.policy)
     first = sampler(rng)
-    root = _Node(seat, first.legal_codes())
+    root = _Node(seat, first.legal_codes() if root_codes is None else list(root_codes))
     k = len(root.codes)
+    margin_sq = [0.0] * k
     c_puct = params.c_puct
     mw = params.margin_weight
     scale = 2.0 * params.margin_scale
@@ -401,6 +409,7 @@ def search(
             if node_ is root:
                 root.win[i] += win
                 root.margin[i] += margin
+                margin_sq[i] += margin * margin
         it += 1
     n = root.n
     return SearchResult(
@@ -410,7 +419,16 @@ def search(
         margin=[root.margin[j] / n[j] if n[j] else 0.0 for j in range(k)],
         iterations=it,
         seconds=time.perf_counter() - t0,
+        margin_sd=[_sample_sd(root.margin[j], margin_sq[j], n[j]) for j in range(k)],
     )
+
+
+def _sample_sd(total: float, total_sq: float, n: int) -> float:
+    """Sample standard deviation (divisor ``n - 1``) from a sum and a sum of squares; 0.0
+    for ``n < 2``. Margins are small integers, so the sums are exact in floating point."""
+    if n < 2:
+        return 0.0
+    return math.sqrt(max(0.0, (total_sq - total * total / n) / (n - 1)))
 
 
 def observation_digest(observation: Observation) -> str:

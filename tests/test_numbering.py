@@ -1,0 +1,322 @@
+"""One numbering for people: every text meant for a person counts rows, seats, games, rounds,
+entries and record actions from 1; JSON, records and the engine protocol count from 0.
+
+This module lists every human-readable output that names something countable. Each case
+builds a situation where the 0-based and 1-based numbers differ and returns the text with the
+numbers it must show and the ones it must not.
+
+FOR FUTURE AUTHORS: a new text that names a row, seat, game, round or action (a message, a
+screen, a report) gets a case here, in the section of its part. The terminal (``tui/``,
+``cli/play.py``, ``cli/show.py``) and the web client have their own sections at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coloretto.agents import Agent, Budget, make_agent
+from coloretto.agents.advisor import Advice, advise
+from coloretto.agents.external import EngineFailure
+from coloretto.arena.driver import play_out, start_game
+from coloretto.cli.analyze import describe
+from coloretto.cli.main import main
+from coloretto.engine import GameState, Observation, Rules, new_game, observe
+from coloretto.engine.actions import Action
+from coloretto.engine.errors import IllegalActionError
+from coloretto.engine.record import replay
+
+Case = tuple[str, Sequence[str], Sequence[str]]
+"""``(text, must_contain, must_not_contain)``."""
+
+CASES: dict[str, Callable[[], Case]] = {}
+DATA = Path(__file__).parent / "data" / "records"
+MINI = Path(__file__).parent / "agents" / "engines" / "mini_engine.py"
+
+
+def case(name: str) -> Callable[[Callable[[], Case]], Callable[[], Case]]:
+    """Register a case under ``name`` (``part: what``)."""
+
+    def register(fn: Callable[[], Case]) -> Callable[[], Case]:
+        assert name not in CASES, name
+        CASES[name] = fn
+        return fn
+
+    return register
+
+
+def cli(argv: list[str]) -> tuple[int, str, str]:
+    """Run ``coloretto argv`` in this process: ``(status, stdout, stderr)``."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = main(argv)
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else 2
+    return status, out.getvalue(), err.getvalue()
+
+
+def illegal(state: GameState, action: Action) -> str:
+    with pytest.raises(IllegalActionError) as info:
+        state.apply(action)
+    return str(info.value)
+
+
+def record_file(tmp: Path, record: dict[str, Any], name: str = "r.json") -> str:
+    path = tmp / name
+    path.write_text(json.dumps(record))
+    return str(path)
+
+
+def tmpdir() -> Path:
+    import tempfile
+
+    return Path(tempfile.mkdtemp(prefix="numbering-"))
+
+
+# ----- engine: readable actions and IllegalActionError messages ---------------------------
+@case("engine: readable actions")
+def _actions() -> Case:
+    text = " | ".join(str(a) for a in (Action("take", 0), Action("place", 0), Action("take", 5)))
+    return text, ["take row 1", "place -> row 1", "take row 6"], ["row 0"]
+
+
+@case("engine: a row taken this round")
+def _taken() -> Case:
+    st = new_game(Rules(players=4), 3)
+    st.apply(Action("draw"))
+    st.apply(Action("place", 0))
+    st.apply(Action("take", 0))
+    return illegal(st, Action("take", 0)), ["take row 1: row 1 was taken this round"], ["row 0"]
+
+
+@case("engine: a full row")
+def _full() -> Case:
+    st = new_game(Rules(players=4), 3)
+    for _ in range(3):
+        st.apply(Action("draw"))
+        st.apply(Action("place", 0))
+    st.apply(Action("draw"))
+    return illegal(st, Action("place", 0)), ["place -> row 1: row 1 is full"], ["row 0"]
+
+
+@case("engine: an empty row")
+def _empty() -> Case:
+    st = new_game(Rules(players=4), 3)
+    text = illegal(st, Action("take", 1))
+    return text, ["take row 2: row 2 is empty"], ["row 1"]
+
+
+@case("engine: a row the table lacks")
+def _no_such_row() -> Case:
+    st = new_game(Rules(players=4), 3)
+    return illegal(st, Action("take", 5)), ["take row 6: there are only 4 rows"], ["row 5"]
+
+
+# ----- records: replay messages (they name both the count for people and the JSON value) --
+@case("record: a seat that is not to move")
+def _wrong_seat() -> Case:
+    res = replay(json.loads((DATA / "illegal_wrong_seat.json").read_text()))
+    assert not res.valid and res.error is not None
+    return res.error, ['seat 1 ("seat": 0) acted', 'seat 2 ("seat": 1) is to move'], []
+
+
+@case("record: a row the table lacks")
+def _record_row() -> Case:
+    rec = json.loads((DATA / "legal_2p_round.json").read_text())
+    draw = next(e for e in rec["actions"] if e["action"] == "draw")
+    draw["row"] = 7
+    res = replay(rec)
+    assert res.error is not None
+    return res.error, ['"row": 7 does not exist', "records count rows from 0", '"row" is 0 to 2'], []
+
+
+@case("record: default seat names")
+def _default_names() -> Case:
+    rec = json.loads((DATA / "legal_2p_round.json").read_text())
+    del rec["seats"]
+    res = replay(rec)
+    assert res.game is not None
+    return ", ".join(res.game.seats), ["seat 1, seat 2"], ["seat 0"]
+
+
+# ----- cli: replay, perft, analyze, score, tournament, simulate ----------------------------
+def _unfinished(tmp: Path) -> tuple[str, GameState]:
+    rec = json.loads((DATA / "legal_2p_full.json").read_text())
+    rec["actions"] = rec["actions"][:3]  # seat index 0 to move; it may take row index 2
+    del rec["result"]
+    res = replay(rec)
+    assert res.game is not None and res.game.state.to_move == 0
+    return record_file(tmp, rec), res.game.state
+
+
+@case("replay: seats in the table and the seat to move")
+def _replay_text() -> Case:
+    path, _ = _unfinished(tmpdir())
+    status, out, _ = cli(["replay", path])
+    assert status == 0
+    seat_column = [line.split()[0] for line in out.splitlines()[2:4]]
+    return out + "\nseat column: " + " ".join(seat_column), ["seat 1 to move", "column: 1 2"], [
+        "seat 0"
+    ]
+
+
+@case("replay: the invalid action")
+def _replay_invalid() -> Case:
+    rec = json.loads((DATA / "legal_2p_full.json").read_text())
+    rec["actions"][2]["seat"] = 1 - rec["actions"][2]["seat"]
+    status, out, _ = cli(["replay", record_file(tmpdir(), rec)])
+    assert status == 1
+    return out, ["at action 3 (actions[2] in the record)"], ["at action 2"]
+
+
+@case("perft: the seat to move and the divided first actions")
+def _perft_text() -> Case:
+    path, state = _unfinished(tmpdir())
+    status, out, _ = cli(["perft", path, "--depth", "1", "--divide"])
+    assert status == 0
+    rows = [a.arg for a in state.legal_actions() if a.kind == "take"]
+    assert rows, "the record's end offers a take"
+    return out, ["seat 1 to move", f"take row {rows[0] + 1}"], ["seat 0", "row 0"]
+
+
+@case("perft: a finished game")
+def _perft_over() -> Case:
+    status, out, _ = cli(["perft", str(DATA / "legal_2p_full.json"), "--depth", "1"])
+    assert status == 0
+    return out, ["the game is over"], ["seat -1", "seat 0"]
+
+
+@case("perft: an invalid record")
+def _perft_invalid() -> Case:
+    rec = json.loads((DATA / "legal_2p_full.json").read_text())
+    rec["actions"][2]["seat"] = 1 - rec["actions"][2]["seat"]
+    status, _, err = cli(["perft", record_file(tmpdir(), rec), "--depth", "1"])
+    assert status == 1
+    return err, ["action 3 (actions[2] in the record)"], ["(action 2)"]
+
+
+@case("analyze: seats, and rows of merged placements")
+def _analyze_text() -> Case:
+    status, out, _ = cli(["analyze", str(DATA / "legal_2p_full.json"), "--budget", "12"])
+    assert status == 0
+    st = new_game(Rules(players=4), 8)
+    st.apply(Action("draw"))
+    legal = st.legal_actions()
+    advice = advise(observe(st, st.to_move), legal, Budget(iterations=8), seed=1)
+    first = next(a for a in advice if a.action == Action("place", 0))
+    return (
+        out + describe(st, first),
+        ["seat 1 (ann)", "seat 2 (bob)", "-> row 1 (same as rows 2, 3 and 4)"],
+        ["seat 0", "row 0"],
+    )
+
+
+@case("analyze: an invalid record")
+def _analyze_invalid() -> Case:
+    rec = json.loads((DATA / "legal_2p_full.json").read_text())
+    rec["actions"][2]["seat"] = 1 - rec["actions"][2]["seat"]
+    status, _, err = cli(["analyze", record_file(tmpdir(), rec), "--budget", "4"])
+    assert status == 1
+    return err, ["action 3 (actions[2] in the record)"], ["(action 2)"]
+
+
+@case("score: the breakdown names nothing countable")
+def _score() -> Case:
+    status, out, _ = cli(["score", "green=6", "yellow=4", "red=3", "blue=2", "joker=1", "+2=1"])
+    assert status == 0
+    return out, ["41"], ["row ", "seat ", "game ", "round "]
+
+
+@case("tournament: entries in the table, games and seats of engine failures")
+def _tournament() -> Case:
+    status, out, err = cli(
+        [
+            "tournament",
+            "--agents",
+            f"cmd:{sys.executable} {MINI} crash,random",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+        ]
+    )
+    assert status == 1
+    first_cells = [line.split()[0] for line in out.splitlines() if "random" in line]
+    return (
+        err + "\nentry column: " + " ".join(first_cells),
+        ["game 1 seat 1 (entry 1", "game 2 seat 2 (entry 1", "entry 1 (cmd:", "column: 2"],
+        ["seat 0", "entry 0", "game 0"],
+    )
+
+
+@case("simulate: seats in the table, games and seats of engine failures")
+def _simulate() -> Case:
+    crash = f"cmd:{sys.executable} {MINI} crash"
+    argv = ["simulate", "--agents", f"{crash},random", "--players", "2", "--games", "2"]
+    status, out, _ = cli([*argv, "--seed", "1"])
+    assert status == 0
+    return out, ["game 1 seat 1", "game 2 seat 1"], ["seat 0", "game 0"]
+
+
+# ----- agents and arena --------------------------------------------------------------------
+@case("agents: an external engine's failure")
+def _engine_failure() -> Case:
+    return str(EngineFailure(2, "illegal", "no such row", "bot")), ["seat 3: engine 'bot'"], []
+
+
+@case("agents: the advisor asked for a seat not to move")
+def _advisor_seat() -> Case:
+    st = new_game(Rules(players=3), 1)
+    other = (st.to_move + 1) % 3
+    with pytest.raises(ValueError) as info:
+        advise(Observation(st, other), st.legal_actions(), Budget(iterations=3))
+    return str(info.value), [f"seat {other + 1} is not to move (seat {st.to_move + 1} is)"], []
+
+
+@case("agents: advice text and its JSON")
+def _advice_json() -> Case:
+    data = Advice(Action("take", 0), 0.5, 0.0, 10).to_json()
+    assert data["action"] == {"action": "take", "row": 0}  # JSON counts from 0
+    return data["text"], ["take row 1"], ["row 0"]
+
+
+@case("arena: an agent choosing an illegal action")
+def _driver() -> Case:
+    class Stubborn(Agent):
+        name = "stubborn"
+
+        def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
+            return Action("take", 3)  # every row is empty at the start
+
+    game = start_game(Rules(players=2), 1, ["a", "b"])
+    seat = game.state.to_move
+    agents: list[Agent] = [make_agent("random", 0), make_agent("random", 1)]
+    agents[seat] = Stubborn()
+    with pytest.raises(IllegalActionError) as info:
+        play_out(game, agents)
+    return str(info.value), [f"seat {seat + 1} (stubborn) chose take row 4"], []
+
+
+# ----- terminal (tui/, cli/play.py, cli/show.py) -------------------------------------------
+# Cases for the terminal's screens, hints and messages go here.
+
+
+# ----- web client and server messages -------------------------------------------------------
+# Cases for the browser client's texts and the server's human-readable messages go here.
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_people_count_from_1(name: str) -> None:
+    text, present, absent = CASES[name]()
+    for expected in present:
+        assert expected in text, f"{name}: {expected!r} missing from {text!r}"
+    for unexpected in absent:
+        assert unexpected not in text, f"{name}: {unexpected!r} found in {text!r}"

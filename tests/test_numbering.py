@@ -128,6 +128,15 @@ def _wrong_seat() -> Case:
     return res.error, ['seat 1 ("seat": 0) acted', 'seat 2 ("seat": 1) is to move'], []
 
 
+@case("record: a seat the game lacks")
+def _no_such_seat() -> Case:
+    rec = json.loads((DATA / "legal_2p_round.json").read_text())
+    rec["actions"][0]["seat"] = 7
+    res = replay(rec)
+    assert res.error is not None and res.action_index == 0
+    return res.error, ['"seat": 7 is no seat', '"seat" is 0 to 1 here', "seat 1 (\"seat\": 0)"], []
+
+
 @case("record: a row the table lacks")
 def _record_row() -> Case:
     rec = json.loads((DATA / "legal_2p_round.json").read_text())

@@ -60,7 +60,7 @@ Live table (table.js, board.js)
 - `[data-testid=reclaim]` "Take my seat back": test_playing_keys_hints_and_leaving
 - `[data-testid=hand-over]` "Hand this seat to a computer" (a disconnected player's seat): test_hand_over_a_disconnected_seat_and_watch_the_rematch
 - `[data-testid=rematch]` "Rematch": test_hand_over_a_disconnected_seat_and_watch_the_rematch
-- `[data-testid=join-rematch]` "Join the rematch" / "Watch the rematch": test_hand_over_a_disconnected_seat_and_watch_the_rematch
+- `[data-testid=join-rematch]` "Watch the rematch" (a spectator; "Join the rematch": test_browser.py): test_hand_over_a_disconnected_seat_and_watch_the_rematch
 - `[data-testid=record]` "Download record" (table and replay): test_playing_keys_hints_and_leaving
 - `[data-testid=replay]` "Replay move by move": test_playing_keys_hints_and_leaving
 

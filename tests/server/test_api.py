@@ -16,9 +16,11 @@ from fastapi.testclient import TestClient
 from wsutil import WS, play
 
 from coloretto.engine import replay as replay_record
+from coloretto.engine.actions import Action
 from coloretto.engine.cards import CARD_NAMES
 from coloretto.server.app import advisor, create_app
 from coloretto.server.config import Settings
+from coloretto.server.live import action_text
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -451,6 +453,59 @@ def test_hints(client: TestClient) -> None:
             assert reply["type"] == "hint" and reply["action"] in m["legal"] and reply["id"] == "h"
             assert len(reply["options"]) == len(m["legal"]) and reply["explanation"]
             assert {o["action"]["action"] for o in reply["options"]} == {x["action"] for x in m["legal"]}
+
+
+def test_messages_for_people_count_seats_and_rows_from_one(client: TestClient) -> None:
+    """Every error message and hint text that names a seat or a row counts from 1 (the
+    browser shows them as they are); the JSON fields keep counting from 0."""
+    assert [action_text(Action.from_json(a)) for a in (
+        {"action": "draw"}, {"action": "place", "row": 0}, {"action": "take", "row": 5},
+        {"action": "choose_start", "color": "green"})] == [
+        "draw a card", "place the card in row 1", "take row 6", "start with green"]
+    made = create(client, hints=True)
+    tid = made["table"]["id"]
+    r = client.post(f"/api/tables/{tid}/join", json={"name": "Bob", "seat": 0})
+    assert r.json()["error"]["message"] == "seat 1 is not open"
+    assert client.post(f"/api/tables/{tid}/join", json={"name": "Bob", "seat": 9}).json()["error"]["message"] \
+        == "seat: must be 0 to 3, not 9"
+    j = client.post(f"/api/tables/{tid}/join", json={"name": "Bob", "seat": 1}).json()
+    with client.websocket_connect(f"/ws/tables/{tid}") as s0, client.websocket_connect(f"/ws/tables/{tid}") as s1:
+        people = {0: WS(s0, 0), 1: WS(s1, 1)}
+        people[0].hello(made["token"])
+        people[1].hello(j["token"])
+        people[0].send(type="sync")
+        st = people[0].until(lambda m: m["type"] == "state" and m["observation"]["to_move"] in (0, 1))
+        mover = st["observation"]["to_move"]
+        other = 1 - mover
+        waiting = people[other]
+        waiting.send(type="action", action={"action": "draw"})
+        assert waiting.error()["message"] == f"seat {mover + 1} is to move, not seat {other + 1}"
+        waiting.send(type="hint")
+        assert waiting.error()["message"] == f"seat {mover + 1} is to move"
+        waiting.send(type="hand_over", seat=2)
+        assert waiting.error()["message"] == "seat 3 is not played by a person"
+        waiting.send(type="hand_over", seat=mover)
+        assert waiting.error()["message"] == f"the player of seat {mover + 1} must be disconnected for 0 s first"
+        waiting.send(type="hand_over", seat=9)
+        assert waiting.error()["message"] == "seat: must be 0 to 3, not 9"
+        # the hint names rows as people count them, the action keeps the JSON row
+        ws = people[mover]
+        for _ in range(6):
+            ws.send(type="sync")
+            st = ws.until(lambda m: m["type"] == "state" and m["legal"])
+            ws.send(type="hint")
+            hint = ws.until(lambda m: m["type"] == "hint")
+            for o in hint["options"]:
+                a = o["action"]
+                want = {"draw": "draw a card", "place": f"place the card in row {a.get('row', 0) + 1}",
+                        "take": f"take row {a.get('row', 0) + 1}"}[a["action"]]
+                assert o["text"] == want, o
+            assert hint["explanation"].startswith(hint["options"][0]["text"] + ": chance to win ")
+            version = st["version"]
+            ws.send(type="action", action=hint["action"], version=version)
+            after = ws.until(lambda m, v=version: m["type"] == "state" and m["version"] > v)
+            if after["observation"]["to_move"] != mover:
+                break
 
 
 def test_restart_continues_from_the_database(db_url: str) -> None:

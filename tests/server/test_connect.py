@@ -30,7 +30,13 @@ def test_parse_table_url() -> None:
     assert main(["connect", "http://x/nothing", "--engine", "true"]) == 2
 
 
-def test_connect_plays_a_seat_to_the_end(tmp_path: Path, server_factory: Any) -> None:
+EXAMPLE_ENGINE = Path(__file__).resolve().parents[2] / "examples" / "random_engine.py"
+
+
+@pytest.mark.parametrize("engine", [BOT, EXAMPLE_ENGINE], ids=["first-legal-test-program", "examples-random-engine"])
+def test_connect_plays_a_seat_to_the_end(tmp_path: Path, server_factory: Any, engine: Path) -> None:
+    """A program plays a seat to the end: the test's own minimal program, and its twin, the
+    example engine the docs tell engine authors to start from."""
     server = server_factory(f"sqlite:///{tmp_path / 'c.db'}").start()
     made = httpx.post(server.url + "/api/tables", json={
         "name": "Ann", "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "computer", "agent": "easy"}]}).json()
@@ -41,7 +47,7 @@ def test_connect_plays_a_seat_to_the_end(tmp_path: Path, server_factory: Any) ->
     ann.until(lambda m: m.get("seats") and m["seats"][0]["kind"] == "computer")
     out = subprocess.run(
         [sys.executable, "-m", "coloretto.cli.main", "connect", f"{server.url}/table/{tid}",
-         "--engine", f"{sys.executable} {BOT}", "--name", "Botty", "--json"],
+         "--engine", f"{sys.executable} {engine}", "--name", "Botty", "--json"],
         check=False, capture_output=True, text=True, timeout=90,
     )
     assert out.returncode == 0, out.stderr

@@ -30,7 +30,7 @@ from ..engine.rules import EXTRA_CARDS, PRESETS
 from .config import Settings
 from .db import token_hash
 from .hub import DEFAULT_AGENT, Conn, Hub, Problem
-from .live import LiveTable
+from .live import LiveTable, action_text, seat_text
 from .ratelimit import PerKey, TokenBucket
 from .ratings import leaderboard
 
@@ -468,7 +468,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise Problem("not_started" if t.status == "open" else "game_over", "no decision to advise on")
         st = t.state
         if st.to_move != conn.seat or t.data.seats[conn.seat].kind != "human":
-            raise Problem("not_your_turn", f"seat {st.to_move} is to move")
+            raise Problem("not_your_turn", f"{seat_text(st.to_move)} is to move")
         advise = advisor()
         if advise is None:
             raise Problem("hints_unavailable", "no move advisor in this installation")
@@ -530,10 +530,11 @@ def advisor() -> Any:
 
 def _hint_fields(result: Any) -> dict[str, Any]:
     """``{"action", "explanation", "options"}`` from the advisor's answer: a list of
-    ``Advice`` (best first; ``coloretto.agents.advisor``), or a single ``Action``."""
+    ``Advice`` (best first; ``coloretto.agents.advisor``), or a single ``Action``. The texts
+    are for people: rows counted from 1 (``action_text``)."""
     if isinstance(result, Action):
-        return {"action": result.to_json(), "explanation": str(result), "options": []}
-    options = [a.to_json() for a in result]
+        return {"action": result.to_json(), "explanation": action_text(result), "options": []}
+    options = [{**a.to_json(), "text": action_text(a.action)} for a in result]
     if not options:
         raise Problem("hints_unavailable", "the advisor gave no advice")
     best = options[0]

@@ -32,7 +32,7 @@ from ..engine.rules import preset as make_preset
 from ..engine.state import hash_seed, new_game
 from .config import Settings
 from .db import SeatData, Store, TableData, make_engine, now, token_hash, upgrade
-from .live import LiveTable, seat_name
+from .live import LiveTable, action_text, seat_name, seat_text
 
 log = logging.getLogger("coloretto.server")
 T = TypeVar("T")
@@ -266,7 +266,7 @@ class Hub:
             if seat is None:
                 seat = humans[0]
             if seat not in humans:
-                raise Problem("bad_request", f"seat {seat!r} is not a human seat of this table")
+                raise Problem("bad_request", f"seat: {seat!r} is not a human seat of this table")
             token = secrets.token_urlsafe(24)
             sd = seat_rows[seat]
             sd.kind, sd.name, sd.token_hash = "human", name, token_hash(token)
@@ -309,14 +309,14 @@ class Hub:
                     raise Problem("table_full", "no open seat", 409)
                 seat = open_seats[0]
             if not isinstance(seat, int) or not 0 <= seat < len(t.data.seats):
-                raise Problem("bad_request", f"seat must be 0 to {len(t.data.seats) - 1}, not {seat!r}")
+                raise Problem("bad_request", f"seat: must be 0 to {len(t.data.seats) - 1}, not {seat!r}")
             if seat not in open_seats:
-                raise Problem("seat_taken", f"seat {seat} is not open", 409)
+                raise Problem("seat_taken", f"{seat_text(seat)} is not open", 409)
             token = secrets.token_urlsafe(24)
             status = await self.db(self.store.take_seat, t.id, seat, name, token_hash(token))
             if status is None:
                 await self._reload_seats(t)
-                raise Problem("seat_taken", f"seat {seat} was just taken", 409)
+                raise Problem("seat_taken", f"{seat_text(seat)} was just taken", 409)
             await self._reload_seats(t)
             t.away_since[seat] = time.monotonic()
             self._seats_changed(t, started=status == "playing")
@@ -388,16 +388,16 @@ class Hub:
             raise Problem("stale", f"the table is at version {t.version}, not {version}", 409)
         st = t.state
         if st.to_move != seat:
-            raise Problem("not_your_turn", f"seat {st.to_move} is to move, not seat {seat}", 409)
+            raise Problem("not_your_turn", f"{seat_text(st.to_move)} is to move, not {seat_text(seat)}", 409)
         kind = t.data.seats[seat].kind
         if by_computer != (kind == "computer"):
             who = "a computer player" if kind == "computer" else "a person"
-            raise Problem("not_your_turn", f"seat {seat} is played by {who}", 409)
+            raise Problem("not_your_turn", f"{seat_text(seat)} is played by {who}", 409)
         if action not in st.legal_actions():
             try:
                 st.copy().apply(action)
                 rule = None
-                text = f"{action} is not legal now"
+                text = f"{action_text(action)} is not legal now"
             except ColorettoError as exc:
                 rule = getattr(exc, "rule", None)
                 text = str(exc)
@@ -514,7 +514,7 @@ class Hub:
         if by.seat is None:
             raise Problem("not_seated", "spectators cannot hand seats over")
         if type(seat) is not int or not 0 <= seat < len(t.data.seats):
-            raise Problem("bad_message", f"seat must be 0 to {len(t.data.seats) - 1}, not {seat!r}")
+            raise Problem("bad_message", f"seat: must be 0 to {len(t.data.seats) - 1}, not {seat!r}")
         agent = DEFAULT_AGENT if agent is None else agent
         if not isinstance(agent, str):
             raise Problem("bad_message", "agent must be a string")
@@ -524,13 +524,13 @@ class Hub:
             if t.status == "finished":
                 raise Problem("not_allowed", "the game is over")
             if sd.kind != "human":
-                raise Problem("not_allowed", f"seat {seat} is not played by a person")
+                raise Problem("not_allowed", f"{seat_text(seat)} is not played by a person")
             away = t.away_seconds(seat)
             own = seat == by.seat
             if not own and (away is None or away < self.settings.handover_after):
                 raise Problem(
                     "not_allowed",
-                    f"seat {seat}'s player must be disconnected for {self.settings.handover_after:g} s first",
+                    f"the player of {seat_text(seat)} must be disconnected for {self.settings.handover_after:g} s first",
                 )
             await self.db(self.store.set_seat_control, t.id, seat, "computer", agent, True)
             sd.kind, sd.agent, sd.handed_over = "computer", agent, True

@@ -136,6 +136,25 @@ def seat_name(seat: SeatData) -> str:
     return f"seat {seat.seat}"
 
 
+def seat_text(seat: int) -> str:
+    """A seat as people read it in messages: ``seat_text(0) == "seat 1"`` (JSON counts seats
+    from 0, people from 1)."""
+    return f"seat {seat + 1}"
+
+
+def action_text(action: Action) -> str:
+    """An action as people read it, rows counted from 1 (the JSON and the engine count them
+    from 0): "draw a card", "place the card in row 3", "take row 3", "start with green".
+    Used in hint explanations and error messages (docs/web-api.md)."""
+    if action.kind == "draw":
+        return "draw a card"
+    if action.kind == "place":
+        return f"place the card in row {action.arg + 1}"
+    if action.kind == "take":
+        return f"take row {action.arg + 1}"
+    return f"start with {COLORS[action.arg]}"
+
+
 def build_game(data: TableData) -> tuple[Game, list[dict[str, Any]]]:
     """Rebuild a table's game from its stored setup and actions; returns it with the log.
 

@@ -101,6 +101,19 @@ export function setChildren(el, ...children) {
   append(el, children);
 }
 
+/**
+ * Keep the open/closed state of the `<details data-keep="KEY">` boxes inside `el` across
+ * redraws: `store` (an object kept by the view) maps KEY to true when the person opened it.
+ * Call it after every redraw of `el`.
+ */
+export function keepOpen(el, store) {
+  for (const box of el.querySelectorAll("details[data-keep]")) {
+    const key = box.dataset.keep;
+    box.open = Boolean(store[key]);
+    box.addEventListener("toggle", () => { store[key] = box.open; });
+  }
+}
+
 /** Show a short message in the page's status area (`kind`: "info" | "error"). */
 export function toast(text, kind = "info") {
   const box = document.getElementById("toasts");

@@ -14,20 +14,29 @@ nameField.value = getName();
 nameField.addEventListener("change", () => setName(nameField.value.trim()));
 
 let stopLobby = null;
+let shown = null; // "lobby" | "leaderboard" | "table" | "replay"
 
 async function route() {
   const path = location.pathname;
   let m;
   if ((m = path.match(/^\/table\/([^/]+)\/?$/))) {
+    shown = "table";
     await tableView(main, decodeURIComponent(m[1]));
   } else if ((m = path.match(/^\/replay\/([^/]+)\/?$/))) {
+    shown = "replay";
     await replayView(main, decodeURIComponent(m[1]));
   } else {
     if (stopLobby) { stopLobby(); stopLobby = null; }
-    if (location.hash === "#leaderboard") await leaderboardView(main);
+    shown = location.hash === "#leaderboard" ? "leaderboard" : "lobby";
+    if (shown === "leaderboard") await leaderboardView(main);
     else stopLobby = await lobbyView(main);
   }
 }
 
-window.addEventListener("hashchange", () => { if (location.pathname === "/") route(); });
+// Only a change between the lobby and the leaderboard redraws the page: other address
+// fragments (the "Skip to the game" link's #main) keep what is on it, e.g. a half-filled form.
+window.addEventListener("hashchange", () => {
+  if (location.pathname !== "/") return;
+  if ((location.hash === "#leaderboard") !== (shown === "leaderboard")) route();
+});
 route();

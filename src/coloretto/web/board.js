@@ -77,7 +77,7 @@ export function rowsPanel(obs, seats, { legal = [], onAction = null, hint = null
     const ok = isLegal(legal, a) && !pending;
     return h("button", {
       class: "action" + (hint && sameAction(hint, a) ? " hinted" : ""),
-      disabled: !ok, "data-key": key, "data-action": a.action,
+      disabled: !ok, "data-key": key, "data-action": a.action, "data-testid": `action-${a.action}`,
       "aria-keyshortcuts": shortcut || null,
       onclick: () => ok && onAction(a),
     }, label, shortcut ? h("kbd", {}, shortcut) : null);
@@ -199,8 +199,8 @@ export function matchStanding(obs, seats, mySeat, status = "playing") {
 /** The score table of `rules.table` as a small legend (docs/rules.md §6). */
 export function scoreLegend(rules) {
   const values = SCORE_TABLES[rules && rules.table] || SCORE_TABLES.brown;
-  return h("details", { class: "legend" },
-    h("summary", {}, `Scoring (${(rules && rules.table) || "brown"} table)`),
+  return h("details", { class: "legend", "data-keep": "legend" },
+    h("summary", { "data-testid": "legend" }, `Scoring (${(rules && rules.table) || "brown"} table)`),
     h("table", {},
       h("tr", {}, h("th", {}, "cards"), ["1", "2", "3", "4", "5", "6+"].map((x) => h("td", {}, x))),
       h("tr", {}, h("th", {}, "points"), values.map((x) => h("td", {}, String(x))))),

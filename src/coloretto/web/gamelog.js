@@ -3,6 +3,19 @@
 import { h, seatLabel } from "./api.js";
 import { card, cardText, LABELS } from "./cards.js";
 
+/**
+ * A JSON action as people read it, rows counted from 1 (the JSON counts them from 0):
+ * "draw a card", "place the card in row 3", "take row 3", "start with green".
+ */
+export function actionText(a) {
+  if (!a) return "no action";
+  if (a.action === "draw") return "draw a card";
+  if (a.action === "place") return `place the card in row ${a.row + 1}`;
+  if (a.action === "take") return `take row ${a.row + 1}`;
+  if (a.action === "choose_start") return `start with ${LABELS[a.color] || a.color}`;
+  return String(a.action);
+}
+
 /** One log entry as a list item: "Ann draws [E] green", "Bob takes row 2: [E][+2]". */
 export function logLine(entry, seats) {
   const who = h("b", {}, entry.seat === null || entry.seat === undefined ? "?" : seatLabel((seats || [])[entry.seat]));
@@ -23,7 +36,7 @@ export function logLine(entry, seats) {
   } else if (a.action === "choose_start") {
     body = [" starts with ", cardText(a.color)];
   } else {
-    body = [` ${JSON.stringify(a)}`];
+    body = [`: ${actionText(a)}`];
   }
   return h("li", { "data-i": entry.i }, h("span", { class: "log-i" }, `${entry.i + 1}.`), " ", who, body);
 }
@@ -63,16 +76,15 @@ export function logText(entry, seats) {
   const who = entry.seat === null || entry.seat === undefined ? "?" : seatLabel((seats || [])[entry.seat]);
   const a = entry.action || {};
   const c = entry.card ? LABELS[entry.card] || entry.card : "a card";
-  if (a.action === "draw") return `${who} draws ${c}`;
+  if (a.action === "draw") return entry.last_round ? `${who} draws the Last Round card, then ${c}` : `${who} draws ${c}`;
   if (a.action === "place") return `${who} places ${c} in row ${a.row + 1}`;
   if (a.action === "take") {
     const bonus = entry.bonus_cards || (entry.bonus ? [entry.bonus] : []);
     return `${who} takes row ${a.row + 1}` + (bonus.length ? ` and gets the bonus card${bonus.length > 1 ? "s" : ""} ${bonus.map((b) => LABELS[b] || b).join(", ")}` : "") +
       (entry.last_round ? " (the Last Round card came up)" : "");
   }
-  if (a.action === "draw" && entry.last_round) return `${who} draws the Last Round card, then ${c}`;
   if (a.action === "choose_start") return `${who} starts with ${a.color}`;
-  return `${who}: ${JSON.stringify(a)}`;
+  return `${who}: ${actionText(a)}`;
 }
 
 /** "2 jokers (1 golden) → green": `n` jokers (regular and golden) assigned to `colour`,

@@ -45,18 +45,18 @@ function renderLists(el, live, done) {
   setChildren(el,
     h("section", { class: "panel" }, h("h2", {}, "Open tables"),
       open.length ? h("ul", { class: "table-list" }, open.map((t) => item(t, getToken(t.id)
-        ? h("a", { class: "button", href: t.invite_url }, "Your table")
-        : h("button", { type: "button", class: "primary", onclick: () => quickJoin(t) },
+        ? h("a", { class: "button", href: t.invite_url, "data-testid": "your-table" }, "Your table")
+        : h("button", { type: "button", class: "primary", "data-testid": "quick-join", onclick: () => quickJoin(t) },
           `Join (${t.seats.filter((s) => s.kind === "open").length} open)`))))
         : h("p", { class: "muted" }, "No table is waiting for players. Create one!")),
     h("section", { class: "panel" }, h("h2", {}, "Games in progress"),
       playing.length ? h("ul", { class: "table-list" }, playing.map((t) => item(t,
-        h("a", { class: "button" + (getToken(t.id) ? " primary" : ""), href: t.invite_url },
+        h("a", { class: "button" + (getToken(t.id) ? " primary" : ""), href: t.invite_url, "data-testid": "watch" },
           getToken(t.id) ? "Back to your seat" : "Watch"))))
         : h("p", { class: "muted" }, "No game is being played.")),
     h("section", { class: "panel" }, h("h2", {}, "Finished games"),
       done.length ? h("ul", { class: "table-list" }, done.map((t) => item(t,
-        h("a", { class: "button", href: t.replay_url || `/replay/${t.id}` }, "Replay"))))
+        h("a", { class: "button", href: t.replay_url || `/replay/${t.id}`, "data-testid": "lobby-replay" }, "Replay"))))
         : h("p", { class: "muted" }, "None yet.")));
 }
 
@@ -176,7 +176,7 @@ function createForm(options) {
     h("h2", {}, "New table"),
     h("div", { class: "field-row" }, label("seat-count", "Seats"), seatCount, label("title", "Title"), title),
     seatBox,
-    h("details", { class: "options" }, h("summary", {}, "Rules and options"),
+    h("details", { class: "options" }, h("summary", { "data-testid": "rules-options" }, "Rules and options"),
       h("div", { class: "grid-form" },
         label("preset", "Preset"), fields.preset,
         label("edition", "Edition"), fields.edition,

@@ -1,8 +1,8 @@
 // The live table: one WebSocket (docs/web-api.md), the board, actions, hints, hand-over,
 // reconnect with backoff, the end-of-game breakdown and the rematch.
-import { api, h, setChildren, toast, copyText, getName, setName, getToken, setToken, seatLabel } from "./api.js";
+import { api, h, setChildren, toast, copyText, getName, setName, getToken, setToken, seatLabel, keepOpen } from "./api.js";
 import { statusBar, rowsPanel, playersPanel, matchStanding, scoreLegend, rulesSummary, isLegal, turnText } from "./board.js";
-import { logItems, logText, resultPanel } from "./gamelog.js";
+import { actionText, logItems, logText, resultPanel } from "./gamelog.js";
 
 const MIN_RETRY_MS = 1000;
 const MAX_RETRY_MS = 5000;
@@ -49,7 +49,8 @@ class TableView {
     this.handoverAfter = 15;
     this.hintsAvailable = true;
     this.stopped = false;
-    this.showHelp = false;
+    this.agentPick = {};
+    this.openBoxes = {};
   }
 
   async start() {
@@ -59,7 +60,7 @@ class TableView {
     } catch (e) {
       setChildren(this.root, h("section", { class: "panel" },
         h("h2", {}, e.code === "not_found" ? "No such table" : "The table cannot be loaded"),
-        h("p", {}, e.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+        h("p", {}, e.message), h("p", {}, h("a", { href: "/", "data-testid": "back-to-lobby" }, "Back to the lobby"))));
       return;
     }
     api("/api/options").then((o) => {
@@ -156,7 +157,7 @@ class TableView {
       this.status !== "finished" ? h("div", { class: "invite" },
         h("label", { for: "invite-url" }, this.status === "open" ? "Invite friends with this link: " : "Link to watch: "),
         h("input", { id: "invite-url", readonly: true, value: invite, onfocus: (e) => e.target.select() }),
-        h("button", { type: "button", onclick: () => copyText(invite) }, "Copy")) : null);
+        h("button", { type: "button", "data-testid": "copy-invite", onclick: () => copyText(invite) }, "Copy")) : null);
   }
 
   renderBanner() {
@@ -175,7 +176,7 @@ class TableView {
     setChildren(this.el.banner,
       this.conn === "reconnecting" ? `Connection lost \u2013 reconnecting${secs ? ` in ${secs}s` : "\u2026"} (attempt ${this.attempt}). Your seat is kept.`
         : "Connecting\u2026",
-      " ", h("button", { type: "button", onclick: () => this.retryNow() }, "Retry now"));
+      " ", h("button", { type: "button", "data-testid": "retry", onclick: () => this.retryNow() }, "Retry now"));
   }
 
   renderJoin() {
@@ -202,6 +203,7 @@ class TableView {
       const keep = sel.value;
       setChildren(sel, open.map((s) => h("option", { value: s.seat }, `Seat ${s.seat + 1}`)));
       if (open.some((s) => String(s.seat) === keep)) sel.value = keep;
+      else toast(`Seat ${Number(keep) + 1} was just taken; pick another seat`, "error");
       return;
     }
     const name = h("input", { id: "join-name", name: "name", maxlength: 24, required: true, value: getName(), autocomplete: "nickname" });
@@ -218,7 +220,7 @@ class TableView {
   renderHint() {
     const canHint = this.table.hints && this.hintsAvailable && this.status === "playing" && this.legal.length > 0;
     setChildren(this.el.hint,
-      canHint ? h("button", { type: "button", class: "hint-btn", "data-key": "hint", "aria-keyshortcuts": "H", onclick: () => this.askHint() }, "Hint ", h("kbd", {}, "H")) : null,
+      canHint ? h("button", { type: "button", class: "hint-btn", "data-key": "hint", "data-testid": "hint", "aria-keyshortcuts": "H", onclick: () => this.askHint() }, "Hint ", h("kbd", {}, "H")) : null,
       this.hintText && this.legal.length ? h("p", { class: "hint-text" }, `Hint: ${this.hintText}`) : null);
   }
 
@@ -233,22 +235,33 @@ class TableView {
       playersPanel(this.obs, this.seats, this.mySeat, {
         status: this.status, awayOf: (s) => this.awayOf(s), controls: (s) => this.seatControls(s),
       }));
+    keepOpen(this.el.players, this.openBoxes);
   }
 
   seatControls(s) {
     const seat = this.seats[s];
     if (!seat || this.mySeat === null || this.status !== "playing") return null;
     const agents = this.agents || ["easy", "medium", "hard", "expert"];
-    const pick = () => h("select", { class: "agent-pick", "aria-label": "computer player" },
-      agents.map((a) => h("option", { value: a, selected: a === "medium" }, a)));
+    // The panel is redrawn on every state and every second while someone is away: the
+    // computer player picked for a seat and the open "Leaving?" box are kept across redraws.
+    const pick = () => {
+      const chosen = this.agentPick[s] || "medium";
+      const sel = h("select", { class: "agent-pick", "aria-label": "computer player", "data-testid": "agent-pick" },
+        agents.map((a) => h("option", { value: a, selected: a === chosen }, a)));
+      sel.addEventListener("change", () => { this.agentPick[s] = sel.value; });
+      return sel;
+    };
     if (s === this.mySeat) {
       if (seat.kind === "computer" && seat.handed_over) {
-        return h("div", { class: "seat-ctl" }, h("button", { type: "button", onclick: () => this.send({ type: "reclaim" }) }, "Take my seat back"));
+        return h("div", { class: "seat-ctl" }, h("button", { type: "button", "data-testid": "reclaim", onclick: () => this.send({ type: "reclaim" }) }, "Take my seat back"));
       }
       const sel = pick();
-      return h("details", { class: "seat-ctl" }, h("summary", {}, "Leaving?"),
+      return h("details", { class: "seat-ctl", "data-keep": "leaving" }, h("summary", { "data-testid": "leaving" }, "Leaving?"),
         h("p", { class: "small" }, "Let a computer player finish the game for you (you can take the seat back)."),
-        sel, " ", h("button", { type: "button", onclick: () => this.send({ type: "hand_over", seat: s, agent: sel.value }) }, "Hand my seat over"));
+        sel, " ", h("button", { type: "button", "data-testid": "hand-over-mine", onclick: () => {
+          this.openBoxes.leaving = false;
+          this.send({ type: "hand_over", seat: s, agent: sel.value });
+        } }, "Hand my seat over"));
     }
     if (seat.kind === "human" && !seat.connected) {
       const away = this.awayOf(s) ?? 0;
@@ -270,22 +283,24 @@ class TableView {
       controls.push(h("button", { type: "button", class: "primary", "data-testid": "rematch", onclick: () => this.send({ type: "rematch" }) }, "Rematch"));
     }
     if (this.rematchId) {
-      controls.push(h("button", { type: "button", class: "primary", onclick: () => this.joinRematch() },
+      controls.push(h("button", { type: "button", class: "primary", "data-testid": "join-rematch", onclick: () => this.joinRematch() },
         this.mySeat !== null ? "Join the rematch" : "Watch the rematch"));
     }
     controls.push(h("a", { class: "button", href: r.record_url, download: `coloretto-${this.id}.json`, "data-testid": "record" }, "Download record"));
-    controls.push(h("a", { class: "button", href: r.replay_url }, "Replay move by move"));
+    controls.push(h("a", { class: "button", href: r.replay_url, "data-testid": "replay" }, "Replay move by move"));
     setChildren(this.el.result, resultPanel(r, this.seats, this.mySeat, controls));
   }
 
   renderHelp() {
-    setChildren(this.el.help, this.obs ? scoreLegend(this.obs.rules) : null, h("details", { class: "keys" },
-      h("summary", {}, "Keyboard shortcuts"),
+    setChildren(this.el.help, this.obs ? scoreLegend(this.obs.rules) : null, h("details", { class: "keys", "data-keep": "keys" },
+      h("summary", { "data-testid": "keys" }, "Keyboard shortcuts"),
       h("ul", { class: "small" },
         h("li", {}, h("kbd", {}, "D"), " draw a card"),
-        h("li", {}, h("kbd", {}, "1"), "\u2013", h("kbd", {}, "6"), " take that row, or place the drawn card in it (starting colour: the n-th colour)"),
+        h("li", {}, h("kbd", {}, "1"), "\u2013", h("kbd", {}, "6"), " take that row, or place the drawn card in it"),
+        h("li", {}, h("kbd", {}, "1"), "\u2013", h("kbd", {}, "7"), " when choosing a starting colour: the n-th colour"),
         h("li", {}, h("kbd", {}, "H"), " hint (when the table allows hints)"),
         h("li", {}, h("kbd", {}, "Tab"), " move between buttons, ", h("kbd", {}, "Enter"), " press"))));
+    keepOpen(this.el.help, this.openBoxes);
   }
 
   renderLog(reset) {
@@ -401,7 +416,7 @@ class TableView {
         break;
       case "hint":
         this.hint = msg.action || null;
-        this.hintText = msg.explanation || (msg.action ? JSON.stringify(msg.action) : "no advice");
+        this.hintText = msg.explanation || (msg.action ? actionText(msg.action) : "no advice");
         this.render();
         break;
       case "rematch":

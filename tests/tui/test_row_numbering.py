@@ -1,4 +1,5 @@
 """Every terminal text that names a row counts rows from 1; records count them from 0.
+(Rounds are checked on the way: counted from 1 as well.)
 
 The texts, each checked below:
 
@@ -164,6 +165,12 @@ def check_transcript(out: str, record: dict[str, Any], nrows: int) -> dict[str, 
         )
     ]
     assert told == leaving_rows(record)
+    # rounds are counted from 1 too: the header, the end of each round, the next one
+    ended = [int(n) for n in re.findall(r"Round (\d+) is over\.", out)]
+    assert ended == list(range(1, len(ended) + 1))
+    begun = [int(n) for n in re.findall(r"Round (\d+) begins; ", out)]
+    assert begun == list(range(2, len(ended) + 1))
+    assert re.search(r"\| round 1 \|", out) and not re.search(r"\| round 0 \|", out)
     # the choices: the key of a row is its number; the board's labels match capacities
     choices = re.findall(r"^  (\d)  (?:take )?row (\d):", out, flags=re.MULTILINE)
     assert all(key == number for key, number in choices)

@@ -32,3 +32,10 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, A
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.outcome = "failed"
         report.longrepr = f"module skipped, but COLORETTO_NO_SKIPS=1 forbids skips: {reason}"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _records_in_a_temporary_data_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Games saved without --save go to $COLORETTO_DATA_DIR/games: during the tests a
+    temporary folder, never the user's own data folder (unless the variable is already set)."""
+    os.environ.setdefault("COLORETTO_DATA_DIR", str(tmp_path_factory.mktemp("data")))

@@ -10,6 +10,9 @@ import itertools
 import json
 import os
 import re
+import shlex
+import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +24,7 @@ from coloretto.engine.record import replay
 
 PROMPT = re.compile(r"Your choice \[([^\]]*)\]: ")
 FINISHED = "Record saved to"
+PAUSE = re.compile(r"Press Enter to start game (\d+ of \d+) \(q saves and quits\): ")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -29,7 +33,15 @@ def plain(text: str) -> str:
     return ANSI.sub("", text)
 
 
-def _env(color: bool = False) -> dict[str, str]:
+BIN = Path(sys.executable).parent
+COLORETTO = BIN / "coloretto"
+"""The installed ``coloretto`` command of this environment (what a person runs)."""
+
+
+def _env(cwd: Path, color: bool = False, on_path: bool = True) -> dict[str, str]:
+    """The environment of a run from ``cwd``: records go to ``cwd/data/games``; the
+    environment's ``bin`` folder is first on ``PATH`` unless ``on_path`` is false (then
+    ``PATH`` holds only system folders, as after ``make play``)."""
     env = dict(os.environ)
     env.pop("NO_COLOR", None)
     env.pop("FORCE_COLOR", None)
@@ -38,26 +50,33 @@ def _env(color: bool = False) -> dict[str, str]:
     env["TERM"] = "xterm-256color"
     env["COLUMNS"] = "120"
     env["LINES"] = "50"
+    env["COLORETTO_DATA_DIR"] = str(cwd / "data")
+    system = os.pathsep.join(
+        d for d in env.get("PATH", "").split(os.pathsep) if d and Path(d) != BIN
+    )
+    env["PATH"] = f"{BIN}{os.pathsep}{system}" if on_path else system
     return env
 
 
 def spawn(args: list[str], cwd: Path, color: bool = False) -> pexpect.spawn:
-    return pexpect.spawn(
-        sys.executable,
-        ["-m", "coloretto.cli.main", "play", *args],
+    child = pexpect.spawn(
+        str(COLORETTO),
+        ["play", *args],
         cwd=str(cwd),
-        env=_env(color),
+        env=_env(cwd, color),
         encoding="utf-8",
         timeout=30,
         dimensions=(50, 120),
     )
+    child.delaybeforesend = None  # the program reads whole lines: no need to wait
+    return child
 
 
 def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(  # noqa: PLW1510 (the exit status is asserted)
-        [sys.executable, "-m", "coloretto.cli.main", *args],
+        [str(COLORETTO), *args],
         cwd=str(cwd),
-        env=_env(),
+        env=_env(cwd),
         capture_output=True,
         text=True,
         timeout=60,
@@ -206,11 +225,20 @@ def test_choose_mode_match_modern_in_colour(tmp_path: Path) -> None:
     )
     transcript: list[str] = []
     first = True
+    pauses = 0
     for _ in range(600):
-        i = child.expect([PROMPT, pexpect.EOF])
+        i = child.expect([PROMPT, pexpect.EOF, PAUSE])
         transcript.append(child.before)
         if i == 1:
             break
+        if i == 2:
+            # between the games: the first game's result is shown, the next waits for Enter
+            pauses += 1
+            seen = ANSI.sub("", "".join(transcript))
+            assert "Game 1 of 2 is over" in seen and "Game 2 of 2 begins" not in seen
+            assert child.match.group(1) == "2 of 2"
+            child.sendline("")
+            continue
         keys = child.match.group(1).split()
         if first:
             # the first decision of this seat is a starting colour: keys are colour letters
@@ -226,6 +254,8 @@ def test_choose_mode_match_modern_in_colour(tmp_path: Path) -> None:
     assert "game 1 of 2" in plain and "game 2 of 2" in plain
     assert "Game 1 of 2 is over" in plain
     assert "Match" in plain
+    assert pauses == 1
+    assert "Game 2 of 2 begins" in plain
     rec = json.loads(save.read_text())
     assert isinstance(rec["setup"], list) and len(rec["setup"]) == 2
     assert any(a["action"] == "choose_start" for a in rec["actions"])
@@ -242,9 +272,7 @@ def test_piped_input_without_terminal(tmp_path: Path) -> None:
     save = tmp_path / "p.json"
     proc = subprocess.run(  # noqa: PLW1510 (the exit status is asserted)
         [
-            sys.executable,
-            "-m",
-            "coloretto.cli.main",
+            str(COLORETTO),
             "play",
             "--opponents",
             "greedy",
@@ -257,7 +285,7 @@ def test_piped_input_without_terminal(tmp_path: Path) -> None:
         ],
         input=answers,
         cwd=str(tmp_path),
-        env=_env(),
+        env=_env(tmp_path),
         capture_output=True,
         text=True,
         timeout=60,
@@ -274,9 +302,7 @@ def test_input_ends_early_saves(tmp_path: Path) -> None:
     save = tmp_path / "e.json"
     proc = subprocess.run(  # noqa: PLW1510 (the exit status is asserted)
         [
-            sys.executable,
-            "-m",
-            "coloretto.cli.main",
+            str(COLORETTO),
             "play",
             "--opponents",
             "random",
@@ -287,7 +313,7 @@ def test_input_ends_early_saves(tmp_path: Path) -> None:
         ],
         input="",
         cwd=str(tmp_path),
-        env=_env(),
+        env=_env(tmp_path),
         capture_output=True,
         text=True,
         timeout=60,
@@ -350,9 +376,7 @@ def test_resume_finished_game_shows_result(tmp_path: Path) -> None:
     answers = "\n".join(itertools.islice(itertools.cycle(["1", "2", "3", "4", "d"]), 3000))
     subprocess.run(
         [
-            sys.executable,
-            "-m",
-            "coloretto.cli.main",
+            str(COLORETTO),
             "play",
             "--opponents",
             "random",
@@ -363,7 +387,7 @@ def test_resume_finished_game_shows_result(tmp_path: Path) -> None:
         ],
         input=answers,
         cwd=str(tmp_path),
-        env=_env(),
+        env=_env(tmp_path),
         capture_output=True,
         text=True,
         timeout=60,
@@ -376,10 +400,10 @@ def test_resume_finished_game_shows_result(tmp_path: Path) -> None:
 
 def _play_piped(tmp_path: Path, *args: str, answers: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(  # noqa: PLW1510 (the exit status is asserted)
-        [sys.executable, "-m", "coloretto.cli.main", "play", *args],
+        [str(COLORETTO), "play", *args],
         input=answers,
         cwd=str(tmp_path),
-        env=_env(),
+        env=_env(tmp_path),
         capture_output=True,
         text=True,
         timeout=60,
@@ -427,18 +451,20 @@ def test_default_record_names_are_unique(tmp_path: Path) -> None:
     # suffix instead of replacing the file of an earlier game of the same second.
     import datetime as dt
 
+    games = tmp_path / "data" / "games"  # the default folder (COLORETTO_DATA_DIR of _env)
+    games.mkdir(parents=True)
     now = dt.datetime.now()
     taken = {}
     for k in range(60):
         stamp = (now + dt.timedelta(seconds=k)).strftime("%Y%m%d-%H%M%S")
-        path = tmp_path / f"coloretto-{stamp}.json"
+        path = games / f"coloretto-{stamp}.json"
         path.write_text(f"earlier game {k}")
         taken[path] = f"earlier game {k}"
     proc = _play_piped(tmp_path, "--opponents", "random", "--seed", "1")
     assert proc.returncode == 1, proc.stderr  # the input ended: saved
     for path, text in taken.items():
         assert path.read_text() == text
-    (saved,) = [p for p in tmp_path.glob("coloretto-*-2.json")]
+    (saved,) = [p for p in games.glob("coloretto-*-2.json")]
     assert replay(json.loads(saved.read_text())).valid
     assert saved.name in proc.stdout
 
@@ -467,3 +493,459 @@ def test_resume_without_a_seed_does_not_invent_one(tmp_path: Path) -> None:
     assert "Resuming after" in resumed.stdout
     assert "Seed" not in resumed.stdout
     assert "seed" not in json.loads((tmp_path / "n.json").read_text())
+
+
+# ----- every key, every option, hints, crashes and the printed commands -------------------------
+ROOT = Path(__file__).resolve().parents[2]
+TABLE_LINE = re.compile(r"^[│|┃]\s*(\S+)\s*[│|┃]\s*(.+?)\s*[│|┃]\s*(\d+)%\s*[│|┃]\s*([-+]\d+\.\d)\s*[│|┃]\s*(\d+)\s*[│|┃]")
+
+
+def hint_rows(text: str) -> list[tuple[str, str, int, float, int]]:
+    """(key, action, win chance %, margin, samples) of each row of a printed hint table."""
+    rows = []
+    for line in plain(text).splitlines():
+        m = TABLE_LINE.match(line.strip())
+        if m:
+            rows.append((m[1], m[2], int(m[3]), float(m[4]), int(m[5])))
+    return rows
+
+
+def play_session(
+    child: pexpect.spawn, answer: int = 0, max_prompts: int = 1500
+) -> tuple[str, int, int]:
+    """Answer every prompt with the legal key at index ``answer`` and every pause between
+    games with Enter, until the program ends; return (transcript, exit status, pauses)."""
+    transcript: list[str] = []
+    pauses = 0
+    for _ in range(max_prompts):
+        i = child.expect([PROMPT, pexpect.EOF, PAUSE])
+        transcript.append(child.before)
+        if i == 1:
+            child.close()
+            return plain("".join(transcript)), child.exitstatus, pauses
+        if i == 2:
+            pauses += 1
+            child.sendline("")
+            continue
+        keys = child.match.group(1).split()
+        child.sendline(keys[min(answer, len(keys) - 1)])
+    raise AssertionError("the game did not end")
+
+
+def test_hints_key_through_the_real_command(tmp_path: Path) -> None:
+    """``coloretto play --hints``, then h as a person presses it: the real advisor's table
+    (every legal key, the action with rows from 1, chance, margin, samples), then play on."""
+    child = spawn(
+        ["--hints", "--hint-budget", "40", "--players", "3", "--opponents", "easy", "--seed", "3",
+         "--save", "h.json"],
+        tmp_path,
+    )
+    asked = {"turn": False, "place": False}
+    for _ in range(200):
+        child.expect(PROMPT)
+        keys = child.match.group(1).split()
+        screen = plain(child.before)
+        assert "(h hints, q save and quit, ? help)" in screen
+        kind = "place" if "Choose the row for" in screen else "turn"
+        if kind == "turn" and len(keys) == 1:
+            child.sendline(keys[0])
+            continue
+        if asked[kind]:
+            if all(asked.values()):
+                break
+            child.sendline(keys[0])
+            continue
+        asked[kind] = True
+        child.sendline("h")
+        child.expect(PROMPT)
+        assert child.match.group(1).split() == keys  # the same decision is asked again
+        rows = hint_rows(child.before)
+        assert sorted(r[0] for r in rows) == sorted(keys), child.before
+        for key, action, chance, _margin, samples in rows:
+            expected = {
+                "turn": "draw a card" if key == "d" else f"take row {key}",
+                "place": f"place it in row {key}",
+            }[kind]
+            assert action == expected
+            assert 0 <= chance <= 100 and samples >= 1
+        child.sendline(keys[0])
+    else:
+        pytest.fail("never asked both a turn and a placement")
+    child.sendline(child.match.group(1).split()[0])
+    _, status, _ = play_session(child)
+    assert status == 0
+    assert replay(json.loads((tmp_path / "h.json").read_text())).finished
+
+
+def test_without_hints_h_is_not_offered(tmp_path: Path) -> None:
+    child = spawn(["--opponents", "random", "--seed", "3"], tmp_path)
+    child.expect(PROMPT)
+    assert "(q save and quit, ? help)" in plain(child.before)
+    assert "h hints" not in plain(child.before)
+    child.sendline("?")
+    child.expect(PROMPT)
+    assert "Keys:" in child.before and "hints" not in child.before
+    child.sendline("h")
+    child.expect("start the game with --hints")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def _board(screen: str) -> str:
+    """The last board in a screen: from its header to the line that asks the decision."""
+    text = plain(screen)
+    start = text.rindex("Coloretto (")
+    return text[start:].split("\r\n  1  ")[0]
+
+
+def test_kill_9_mid_game_then_resume(tmp_path: Path) -> None:
+    """kill -9 right after a key press (the action in flight may be lost, nothing else), and
+    again while a drawn card waits for its row: each time ``--resume`` continues from the
+    saved position, the second time with the same drawn card and the same collections; then
+    the game is played to its end."""
+    save = tmp_path / "k.json"
+    args = ["--players", "3", "--opponents", "greedy", "--seed", "21", "--save", "k.json"]
+    child = spawn(args, tmp_path)
+    for _ in range(5):
+        child.expect(PROMPT)
+        child.sendline(child.match.group(1).split()[0])
+    child.expect(PROMPT)
+    before = json.loads(save.read_text())  # on disk before the key of this prompt is sent
+    child.sendline(child.match.group(1).split()[0])
+    child.kill(signal.SIGKILL)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.signalstatus == signal.SIGKILL
+    after = json.loads(save.read_text())
+    assert after["actions"][: len(before["actions"])] == before["actions"]
+    assert replay(after).valid and not replay(after).finished
+
+    # resume; make several moves; kill while the person's drawn card waits for its row
+    child = spawn(["--resume", "k.json"], tmp_path)
+    child.expect(f"Resuming after {len(after['actions'])} recorded actions")
+    for moves in range(300):
+        child.expect(PROMPT)
+        if moves >= 4 and "Choose the row for" in plain(child.before):
+            break
+        child.sendline(child.match.group(1).split()[0])
+    else:
+        pytest.fail("never asked to place a drawn card")
+    board = _board(child.before)
+    drawn = re.search(r"Choose the row for \[(.)\]", board)
+    assert drawn is not None
+    child.kill(signal.SIGKILL)
+    child.expect(pexpect.EOF)
+    child.close()
+    killed = json.loads(save.read_text())
+    assert killed["pending_draw"]["seat"] == 0
+    assert len(killed["actions"]) > len(after["actions"])
+    shown = run_cli("show", "k.json", cwd=tmp_path)  # the table as saved: the card waits
+    assert shown.returncode == 0, shown.stderr
+    assert f"You drew [{drawn.group(1)}]" in shown.stdout and "and must place it." in shown.stdout
+    assert "You to decide: place it in row " in shown.stdout
+
+    child = spawn(["--resume", "k.json"], tmp_path)
+    child.expect(f"Resuming after {len(killed['actions'])} recorded actions")
+    child.expect("had drawn")
+    child.expect(PROMPT)
+    assert _board(child.before) == board  # same rows, drawn card, collections and scores
+    child.sendline(child.match.group(1).split()[0])
+    _, status, _ = play_session(child)
+    assert status == 0
+    final = json.loads(save.read_text())
+    assert final["actions"][: len(killed["actions"])] == killed["actions"]
+    entry = final["actions"][len(killed["actions"])]
+    assert entry["seat"] == 0 and entry["action"] == "draw"
+    assert entry["card"] == killed["pending_draw"]["card"]
+    assert replay(final).finished
+
+
+@pytest.mark.parametrize("how", ["on PATH", "not on PATH", "python -m"])
+def test_resume_command_runs_as_printed(tmp_path: Path, how: str) -> None:
+    """The resume line is a command that works as printed, from another folder: plain
+    ``coloretto`` when that is on PATH, else the absolute path of the program (as after
+    ``make play``, which runs ``.venv/bin/coloretto`` from the repository), or the Python
+    that ran ``-m coloretto.cli.main``; the path of the record is quoted (here the data
+    folder has a space in its name)."""
+    on_path = how == "on PATH"
+    env = _env(tmp_path, on_path=on_path)
+    env["COLORETTO_DATA_DIR"] = str(tmp_path / "my games")
+    assert (shutil.which("coloretto", path=env["PATH"]) is not None) == on_path
+    repo = BIN.parent.parent
+    command, program = {
+        "on PATH": (["coloretto"], "coloretto"),
+        "not on PATH": ([os.path.relpath(COLORETTO, repo)], shlex.quote(str(COLORETTO))),
+        "python -m": (
+            [sys.executable, "-m", "coloretto.cli.main"],
+            f"{shlex.quote(sys.executable)} -m coloretto.cli.main",
+        ),
+    }[how]
+    child = pexpect.spawn(
+        command[0],
+        [*command[1:], "play", "--opponents", "random", "--seed", "8"],
+        cwd=str(repo),
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(50, 400),
+    )
+    for _ in range(3):
+        child.expect(PROMPT)
+        child.sendline(child.match.group(1).split()[0])
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(r"Resume it with: ([^\r\n]+)\r\n")
+    line = child.match.group(1)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert line.startswith(f"{program} play --resume '{tmp_path / 'my games'}/games/coloretto-")
+    (saved,) = (tmp_path / "my games" / "games").glob("coloretto-*.json")
+    n = len(json.loads(saved.read_text())["actions"])
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shell = pexpect.spawn(
+        "/bin/sh", ["-c", line], cwd=str(elsewhere), env=env, encoding="utf-8", timeout=30
+    )
+    shell.expect(f"Resuming after {n} recorded actions")
+    shell.expect(PROMPT)
+    shell.sendline("q")
+    shell.expect("Game saved to")
+    shell.expect(pexpect.EOF)
+    shell.close()
+    assert shell.exitstatus == 0
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_records_go_to_the_user_data_folder(tmp_path: Path) -> None:
+    """Without --save the record goes to the user's data folder (platformdirs: on Linux
+    $XDG_DATA_HOME/coloretto/games, else ~/.local/share/coloretto/games), never to the
+    current folder; COLORETTO_DATA_DIR replaces that folder."""
+    work = tmp_path / "work"
+    work.mkdir()
+    env = _env(tmp_path)
+    del env["COLORETTO_DATA_DIR"]
+    env["HOME"] = str(tmp_path / "home")
+    env.pop("XDG_DATA_HOME", None)
+    for expected, extra in [
+        (tmp_path / "home" / ".local" / "share" / "coloretto" / "games", {}),
+        (tmp_path / "xdg" / "coloretto" / "games", {"XDG_DATA_HOME": str(tmp_path / "xdg")}),
+        (tmp_path / "mine" / "games", {"COLORETTO_DATA_DIR": str(tmp_path / "mine")}),
+    ]:
+        proc = subprocess.run(  # noqa: PLW1510 (the exit status is asserted)
+            [str(COLORETTO), "play", "--opponents", "random", "--seed", "1"],
+            input="",
+            cwd=str(work),
+            env={**env, **extra},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 1, proc.stderr  # the input ended: saved
+        (saved,) = expected.glob("coloretto-*.json")
+        assert f"The record is saved to {saved} after every action." in proc.stdout
+        assert replay(json.loads(saved.read_text())).valid
+        assert list(work.iterdir()) == []
+
+
+def test_every_key_of_the_screen(tmp_path: Path) -> None:
+    """?, help, an empty line, a wrong key, h, a colour's letter and its name, d, a row
+    number to place and to take, then the end of input (Ctrl-D), all on one game."""
+    child = spawn(
+        ["--players", "3", "--starting-cards", "choose", "--first-player", "0", "--hints",
+         "--hint-budget", "30", "--opponents", "random", "--seed", "5", "--save", "keys.json"],
+        tmp_path,
+    )
+    child.expect(PROMPT)
+    keys = child.match.group(1).split()
+    assert "choose your starting colour" in plain(child.before)
+    for typed, seen in [("?", "Keys:"), ("help", "Keys:"), ("", "Type one of: "),
+                        ("zz", "'zz' is not a choice here"), ("h", "Hints (the advisor's estimate)")]:
+        child.sendline(typed)
+        child.expect_exact(seen)
+        child.expect(PROMPT)
+        assert child.match.group(1).split() == keys
+    assert {r[1] for r in hint_rows(child.before)} == {
+        f"choose {name} as starting card" for name in _colour_names(keys)
+    }
+    name = _colour_names(keys)[-1]
+    child.sendline(name.upper())  # a colour's name, in any case
+    child.expect_exact(" as starting card.")
+    assert plain(child.before).endswith(f"You chose [{keys[-1].upper()}] {name}")
+    seen = {"letter": False, "place": False, "take": False}
+    for _ in range(300):
+        child.expect(PROMPT)
+        keys = child.match.group(1).split()
+        screen = plain(child.before)
+        if "choose your starting colour" in screen:
+            seen["letter"] = True
+            child.sendline(keys[0])
+            child.expect_exact(" as starting card.")
+            assert f"You chose [{keys[0].upper()}]" in plain(child.before)
+        elif "Choose the row for" in screen:
+            seen["place"] = True
+            child.sendline(keys[-1])
+            child.expect(r" in row (\d)\.")
+            assert "You put [" in plain(child.before) and child.match.group(1) == keys[-1]
+        elif len(keys) > 1 and not seen["take"] and seen["place"]:
+            seen["take"] = True
+            child.sendline(keys[1])
+            child.expect(r"took row (\d): ")
+            assert plain(child.before).endswith("You ") and child.match.group(1) == keys[1]
+        else:
+            child.sendline("d" if "d" in keys else keys[0])
+        if seen["place"] and seen["take"]:
+            break
+    assert seen["place"] and seen["take"]
+    child.expect(PROMPT)
+    child.sendeof()
+    child.expect("Input ended before the game did.")
+    child.expect("Resume it with: coloretto play --resume ")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    rec = json.loads((tmp_path / "keys.json").read_text())
+    assert replay(rec).valid
+    assert any(a["action"] == "choose_start" and a["seat"] == 0 for a in rec["actions"])
+
+
+def _colour_names(letters: list[str]) -> list[str]:
+    from coloretto.engine.cards import COLORS, LETTERS
+
+    return [COLORS[LETTERS.index(k.upper())] for k in letters]
+
+
+ENGINE = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'examples' / 'random_engine.py'))}"
+"""An external engine (``--opponents cmd:COMMAND``): the example shipped with the project."""
+
+OPTION_GAMES = [
+    pytest.param(
+        ["--preset", "bga", "--players", "3", "--table", "violet", "--extra-card",
+         "single_three", "--opponents", "greedy", "--seed", "31"],
+        {"table": "violet", "extra_card": "single_three", "players": 3},
+        [("Score table (violet, extra card single_three), points per colour by number of "
+         "cards:  1:3  2:4  3:8  4:7  5:6  6+:5")],
+        id="bga-violet-single-three",
+    ),
+    pytest.param(
+        ["--edition", "modern", "--next-round-starter", "left_of_last_taker",
+         "--joker-any-color", "false", "--extra-card", "triple_minus", "--opponents",
+         f"{ENGINE},random,greedy", "--seed", "32"],
+        {"edition": "modern", "next_round_starter": "left_of_last_taker",
+         "joker_any_color": False, "extra_card": "triple_minus"},
+        [("Score table (brown, extra card triple_minus), points per colour by number of cards:"
+         "  1:1  2:3  3:6  4:10  5:15  6+:21"), "negative colours count 3 times", "[*] golden joker"],
+        id="modern-left-of-last-taker-no-any-colour-triple-minus-external-engine",
+    ),
+    pytest.param(
+        ["--players", "2", "--removed-colors", "gray,pink", "--first-player", "1", "--seat",
+         "1", "--name", "Ann", "--extra-card", "first_out_draws", "--opponents", "greedy",
+         "--seed", "33"],
+        {"players": 2, "extra_card": "first_out_draws"},
+        ["Coloretto, 2 players in seat order: greedy-0, Ann (you)", "Ann (you)"],
+        id="two-players-removed-colours-first-player-seat-name-first-out-draws",
+    ),
+    pytest.param(
+        ["--players", "3", "--row-capacities", "3,3,2,4", "--extra-card", "triple_three",
+         "--table", "brown", "--starting-cards", "choose", "--opponents", "easy", "--seed", "34"],
+        {"row_capacities": [3, 3, 2, 4], "extra_card": "triple_three",
+         "starting_cards": "choose"},
+        ["row 4  ", "(4)", "  1:1  2:3  3:2  4:10  5:15  6+:21"],
+        id="row-capacities-triple-three-choose",
+    ),
+    pytest.param(
+        ["--preset", "abacus2003", "--players", "3", "--opponents", "random", "--seed", "35"],
+        {"match_games": 4},
+        ["Game 4 of 4: final scores", "game 1", "game 4"],
+        id="abacus2003-match-of-four",
+    ),
+    pytest.param(
+        ["--preset", "modern", "--match-games", "2", "--players", "5", "--opponents", "medium",
+         "--seed", "36"],
+        {"match_games": 2, "edition": "modern", "players": 5},
+        ["Game 2 of 2: final scores"],
+        id="modern-match-five-players",
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "rules", "shown"), OPTION_GAMES)
+def test_options_end_to_end(
+    tmp_path: Path, args: list[str], rules: dict[str, object], shown: list[str]
+) -> None:
+    """Each rule and deal option played to the end through the real command, real players
+    and engine; the saved record and the screen show the option took effect."""
+    child = spawn([*args, "--save", "o.json"], tmp_path)
+    text, status, pauses = play_session(child, answer=-1)
+    assert status == 0, text[-2000:]
+    rec = json.loads((tmp_path / "o.json").read_text())
+    assert replay(rec).finished
+    for key, value in rules.items():
+        assert rec["rules"][key] == value, key
+    for piece in shown:
+        assert piece in text, piece
+    assert pauses == rec["rules"]["match_games"] - 1
+    setups = rec["setup"] if isinstance(rec["setup"], list) else [rec["setup"]]
+    if "--removed-colors" in args:
+        assert setups[0]["removed_colors"] == ["gray", "pink"]
+    if "--first-player" in args:
+        assert setups[0]["first_player"] == 1
+    if "--seat" in args:
+        assert rec["human_seats"] == [1] and rec["seats"][1] == "Ann"
+    if "bga" in args:
+        assert setups[0]["removed_colors"] == ["gray"]
+    if "--opponents" in args:
+        given = args[args.index("--opponents") + 1].split(",")
+        assert [a for a in rec["agents"] if a is not None] == (
+            given if len(given) > 1 else given * (len(rec["seats"]) - 1)
+        )
+
+
+def test_default_game_and_readme_examples(tmp_path: Path) -> None:
+    """``coloretto play`` with no option (three medium players), and the README's example
+    with hard and easy opponents: a few moves each, then q."""
+    for args in ([], ["--players", "3", "--preset", "modern", "--table", "violet",
+                      "--opponents", "hard,easy", "--seed", "7"]):
+        child = spawn(args, tmp_path)
+        child.expect("Seed: ")
+        for _ in range(3):
+            child.expect(PROMPT)
+            child.sendline(child.match.group(1).split()[0])
+        child.expect(PROMPT)
+        child.sendline("q")
+        child.expect("Resume it with: coloretto play --resume ")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+    first, second = sorted((tmp_path / "data" / "games").glob("coloretto-*.json"))
+    assert json.loads(first.read_text())["agents"] == [None, "medium", "medium", "medium"]
+    readme = json.loads(second.read_text())
+    assert readme["agents"] == [None, "hard", "easy"] and readme["rules"]["table"] == "violet"
+
+
+def documented_options() -> set[str]:
+    """Options of the table in docs/terminal.md's "Options" section and of README.md's
+    ``coloretto play`` lines."""
+    terminal = (ROOT / "docs" / "terminal.md").read_text()
+    section = terminal.split("## Options", 1)[1].split("\n## ", 1)[0]
+    found = set(re.findall(r"`(--[a-z-]+)", section))
+    for line in (ROOT / "README.md").read_text().splitlines():
+        if line.startswith("coloretto play"):
+            found |= set(re.findall(r"(--[a-z-]+)", line.split("#")[0]))
+    return found
+
+
+def test_every_documented_option_is_in_help_and_played() -> None:
+    """The options of --help, docs/terminal.md and README.md are the same, and each one is
+    given to the real command somewhere in this file."""
+    proc = subprocess.run(  # noqa: PLW1510 (the exit status is asserted)
+        [str(COLORETTO), "play", "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0
+    in_help = set(re.findall(r"(--[a-z-]+)", proc.stdout)) - {"--help"}
+    assert documented_options() == in_help
+    source = Path(__file__).read_text()
+    for option in in_help:
+        assert f'"{option}"' in source, option

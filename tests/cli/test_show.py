@@ -12,6 +12,10 @@ from coloretto.agents import make_agent
 from coloretto.arena.driver import play_out, start_game
 from coloretto.cli.main import main
 from coloretto.engine import Rules, load_game, observe
+from coloretto.engine.actions import Action
+from coloretto.engine.cards import CARD_NAMES, LETTERS
+from coloretto.tui import render
+from coloretto.tui.saving import session_record
 
 
 def record(players: int = 4, seed: int = 1, cut: int | None = None) -> dict[str, Any]:
@@ -93,3 +97,36 @@ def test_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["show", str(tmp_path / "nope.json")]) == 2
     assert main(["show", write(tmp_path, "[1,", "trunc.json")]) == 2
     assert "not JSON" in capsys.readouterr().err
+
+
+def test_a_saved_pending_draw_is_shown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A record saved between a draw and its placement (``coloretto play``): the drawn card
+    waits for its row, and it is that seat's decision."""
+    game = start_game(Rules(players=3), 4, ["Ann", "Bob", "Cy"])
+    agents = [make_agent("random", seed=s) for s in range(3)]
+    for agent, seat in zip(agents, range(3)):
+        agent.reset(seat, game.state.rules)
+    while len(game.entries) < 7 or Action("draw") not in game.state.legal_actions():
+        st = game.state
+        legal = st.legal_actions()
+        game.play(agents[st.to_move].act(observe(st, st.to_move), legal) if legal[1:] else legal[0])
+    seat = game.state.to_move
+    game.play(Action("draw"))
+    card = game.state.drawn
+    rec = session_record(game, [seat], [None if s == seat else "random" for s in range(3)], 4)
+    assert rec["pending_draw"] == {"seat": seat, "card": CARD_NAMES[card]}
+    path = write(tmp_path, rec)
+    assert main(["show", path]) == 0
+    text = capsys.readouterr().out
+    name = game.seats[seat]
+    assert f"{name} drew [{LETTERS[card]}] {render.CARD_LABELS[card]} and must place it." in text
+    legal = ", ".join(render.describe(a) for a in game.state.legal_actions())
+    assert f"{name} to decide: {legal}" in text and legal.startswith("place it in row ")
+    assert main(["show", path, "--json", "--seat", str((seat + 1) % 3)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["decision"] == "place" and out["drawn_card"] == CARD_NAMES[card]
+    assert out["to_move"] == seat
+    # without the pending draw the same record shows the turn before the draw
+    del rec["pending_draw"]
+    assert main(["show", write(tmp_path, rec, "turn.json")]) == 0
+    assert "must place it" not in capsys.readouterr().out

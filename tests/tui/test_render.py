@@ -98,3 +98,36 @@ def test_winners_text() -> None:
         render.winners_text([0, 2], [7, 5, 7], names).plain
         == "Shared win: Ann, Cy with 7 points each"
     )
+
+
+def test_score_table_in_use_is_shown_with_the_board() -> None:
+    """The brown and violet tables of docs/rules.md §6, with the scoring extra cards."""
+    brown, violet = [1, 3, 6, 10, 15, 21], [1, 4, 8, 7, 6, 5]
+    cases = [
+        ({}, "brown", brown, ""),
+        ({"table": "violet"}, "violet", violet, ""),
+        ({"extra_card": "single_three"}, "brown, extra card single_three", [3, *brown[1:]], ""),
+        (
+            {"table": "violet", "extra_card": "triple_three"},
+            "violet, extra card triple_three",
+            [1, 4, 2, 7, 6, 5],
+            "",
+        ),
+        (
+            {"table": "violet", "extra_card": "triple_minus"},
+            "violet, extra card triple_minus",
+            violet,
+            "; negative colours count 3 times",
+        ),
+        ({"extra_card": "first_out_draws"}, "brown", brown, ""),
+    ]
+    for options, name, values, tail in cases:
+        rules = Rules(players=4, **options)  # type: ignore[arg-type]
+        pairs = "  ".join(f"{n}{'+' if n == 6 else ''}:{v}" for n, v in enumerate(values, 1))
+        expected = (
+            f"Score table ({name}), points per colour by number of cards:  {pairs}; "
+            f'"+2" card: 2{tail}'
+        )
+        assert render.score_table_text(rules).plain == expected
+        board = text_of(render.board(new_game(rules, 1), ["A", "B", "C", "D"], viewer=0), width=200)
+        assert expected in board

@@ -6,18 +6,19 @@ from __future__ import annotations
 import io
 import json
 import re
-import sys
-import types
 from pathlib import Path
 from typing import Any
 
-import pytest
 from rich.console import Console
 
 from coloretto.agents import make_agent
-from coloretto.engine import Rules, new_game, replay
+from coloretto.agents.advisor import Advice
+from coloretto.agents.base import Budget
+from coloretto.engine import Rules, load_game, new_game, replay
+from coloretto.engine.actions import Action
 from coloretto.engine.record import Game
-from coloretto.tui.session import ADVISOR_MODULE, TerminalGame
+from coloretto.tui import render
+from coloretto.tui.session import TerminalGame
 
 PROMPT = re.compile(r"\[([^\]]*)\]: $")
 
@@ -32,11 +33,15 @@ class Script:
         self.last = last
         self.interrupt_at = interrupt_at
         self.prompts = 0
+        self.pauses: list[str] = []
 
     def __call__(self, prompt: str) -> str:
         self.prompts += 1
         if self.interrupt_at is not None and self.prompts >= self.interrupt_at:
             raise KeyboardInterrupt
+        if prompt.startswith("Press Enter"):  # between the games of a match
+            self.pauses.append(prompt)
+            return self.answers.pop(0) if self.answers else ""
         if self.answers:
             return self.answers.pop(0)
         m = PROMPT.search(prompt)
@@ -50,7 +55,7 @@ def make_session(
     rules: Rules,
     seed: int,
     humans: list[int],
-    script: Script | None,
+    script: Any,
     **kw: Any,
 ) -> tuple[TerminalGame, io.StringIO]:
     names = [("Ann" if s in humans else f"bot-{s}") for s in range(rules.players)]
@@ -126,32 +131,104 @@ def test_pending_draw_is_redrawn(tmp_path: Path) -> None:
     assert "had drawn" in buf.getvalue()
 
 
-def test_hints_off_unavailable_and_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    session, buf = make_session(tmp_path, Rules(players=4), 2, [0], Script(answers=["h", "q"]))
+def test_hints_off(tmp_path: Path) -> None:
+    """Without --hints the key h is neither offered on screen nor in the help; typing it
+    says how to get hints."""
+    session, buf = make_session(tmp_path, Rules(players=4), 2, [0], Script(answers=["h", "?", "q"]))
     assert session.run() == 0
-    assert "start the game with --hints" in buf.getvalue()
+    out = buf.getvalue()
+    assert "start the game with --hints" in out
+    assert "h hints" not in out and "hints;" not in out
+    assert "(q save and quit, ? help)" in out
+    assert "Keys:" in out
 
-    monkeypatch.setitem(sys.modules, ADVISOR_MODULE, None)  # type: ignore[arg-type]
-    session, buf = make_session(
-        tmp_path, Rules(players=4), 2, [0], Script(answers=["h", "q"]), hints=True
-    )
-    assert session.run() == 0
-    assert "hints are unavailable" in buf.getvalue()
 
-    calls: list[Any] = []
+def stand_in_advisor(calls: list[Any]) -> Any:
+    """A stand-in for the advisor with fixed estimates (its twin below uses the real one)."""
 
-    def advise(observation: Any, legal: list[Any], budget: Any) -> list[tuple[Any, float, float]]:
+    def advise(observation: Any, legal: list[Action], budget: Budget) -> list[Advice]:
         calls.append((observation.seat, legal, budget))
-        return [(a, 0.5 + 0.1 * i, float(i)) for i, a in enumerate(legal)]
+        return [Advice(a, 0.5 + 0.1 * i, float(i), 7 + i) for i, a in enumerate(legal)]
 
-    monkeypatch.setitem(sys.modules, ADVISOR_MODULE, types.SimpleNamespace(advise=advise))  # type: ignore[arg-type]
+    return advise
+
+
+def test_hints_with_a_stand_in_advisor(tmp_path: Path) -> None:
+    calls: list[Any] = []
     session, buf = make_session(
-        tmp_path, Rules(players=4), 2, [0], Script(answers=["h", "q"]), hints=True
+        tmp_path,
+        Rules(players=4),
+        2,
+        [0],
+        Script(answers=["h", "q"]),
+        hints=True,
+        advisor=stand_in_advisor(calls),
     )
     assert session.run() == 0
     out = buf.getvalue()
     assert calls and calls[0][0] == 0
     assert "Hints" in out and "50%" in out and "win chance" in out
+    assert "(h hints, q save and quit, ? help)" in out
+    legal = calls[0][1]
+    table = out[out.index("Hints (the advisor's estimate)") :]
+    for i, action in enumerate(legal):
+        assert re.search(
+            rf"{re.escape(render.describe(action))}\s.*\s{50 + 10 * i}%\s.*\+{i}\.0\s.*\s{7 + i}\s",
+            table,
+        ), (action, table)
+
+
+def hint_rows(table: str) -> list[list[str]]:
+    """The rows of the hint table at the start of ``table``: key, action, win chance,
+    margin, samples."""
+    rows = []
+    for line in table.split("Your choice")[0].splitlines():
+        cells = [c.strip() for c in line.strip("│|┃ ").replace("┃", "│").split("│")]
+        if len(cells) == 5 and cells[2].endswith("%"):
+            rows.append(cells)
+    return rows
+
+
+def test_hints_with_the_real_advisor(tmp_path: Path) -> None:
+    """The same through ``coloretto.agents.advisor``: one row per legal action, its key, the
+    action with rows counted from 1, a chance in 0..100 %, a margin and the samples; asked
+    on a turn (draw or take) and for the row of a drawn card."""
+    asked: list[list[str]] = []  # the keys of each prompt where h was typed
+    answers: list[str] = []
+
+    def read(prompt: str) -> str:
+        keys = PROMPT.search(prompt).group(1).split()  # type: ignore[union-attr]
+        if answers:
+            return answers.pop(0)
+        turn = "d" in keys and len(keys) > 1
+        if (turn and not asked) or (not turn and len(asked) == 1):
+            asked.append(keys)
+            answers.append("d" if turn else keys[-1])
+            return "h"
+        if len(asked) == 2:
+            return "q"
+        return keys[0]
+
+    session, buf = make_session(
+        tmp_path, Rules(players=2), 6, [0, 1], read, hints=True, hint_budget=Budget(iterations=30)
+    )
+    assert session.run() == 0
+    out = buf.getvalue()
+    assert "The advisor failed" not in out
+    tables = out.split("Hints (the advisor's estimate)")[1:]
+    assert len(tables) == 2 and len(asked) == 2
+    turn_rows, place_rows = hint_rows(tables[0]), hint_rows(tables[1])
+    assert sorted(r[0] for r in turn_rows) == sorted(asked[0])
+    assert sorted(r[0] for r in place_rows) == sorted(asked[1])
+    for key, action, chance, margin, samples in turn_rows + place_rows:
+        if key == "d":
+            assert action == "draw a card"
+        else:
+            assert action in (f"take row {key}", f"place it in row {key}")
+        assert 0 <= int(chance.rstrip("%")) <= 100
+        float(margin)
+        assert int(samples) >= 1
+    assert all(action.startswith("place it in row") for _, action, *_ in place_rows)
 
 
 def test_match_of_computers_game_scores_add_up(tmp_path: Path) -> None:
@@ -170,3 +247,153 @@ def test_match_of_computers_game_scores_add_up(tmp_path: Path) -> None:
     assert len(golden) == 2  # one golden joker per game, taken in both games of this seed
     assert all("and the bonus card [" in x for x in golden)
     assert replay(json.loads((tmp_path / "rec.json").read_text())).valid
+
+
+def two_seat_session(tmp_path: Path, answers: list[str], names: list[str]) -> tuple[TerminalGame, io.StringIO]:
+    """Two people at one keyboard (2 players, seed 1: the second seat starts)."""
+    buf = io.StringIO()
+    session = TerminalGame(
+        game=Game(new_game(Rules(players=2), 1), names),
+        agents={},
+        human_seats=[0, 1],
+        agent_specs=[None, None],
+        save_path=tmp_path / "rec.json",
+        console=Console(file=buf, width=120, color_system=None),
+        read_line=Script(answers=answers),
+    )
+    return session, buf
+
+
+# Seat 1 places in row 2, seat 0 in row 1, seat 1 in row 3, seat 0 in row 3; seat 1 takes
+# row 2, seat 0 takes row 3 last: the card in row 1 leaves the game, seat 0 starts round 2.
+ROUND_ONE = ["2", "d", "1", "d", "3", "d", "3", "2", "3", "q"]
+
+
+def test_two_players_only_untaken_rows_leave(tmp_path: Path) -> None:
+    session, buf = two_seat_session(tmp_path, ROUND_ONE, ["Ann", "Bob"])
+    assert session.run() == 0
+    out = buf.getvalue()
+    assert "Ann took row 3:" in out and "Bob took row 2:" in out
+    assert "Round 1 is over. The cards left in row 1 leave the game.\n" in out
+    assert "Round 2 begins; Ann starts." in out
+
+
+def test_you_start(tmp_path: Path) -> None:
+    """A seat named You gets the verb's plain form."""
+    session, buf = two_seat_session(tmp_path, ROUND_ONE, ["You", "Bob"])
+    assert session.run() == 0
+    out = buf.getvalue()
+    assert "Round 2 begins; You start." in out
+    assert not re.search(r"\bYou [a-z]+s\b", out), out
+    assert render.subject_verb("you", "starts", "start") == "you start"
+    assert render.subject_verb("Yount", "starts", "start") == "Yount starts"
+
+
+class CheckedAgent:
+    """A computer player that, before each decision, checks that the record on disk is the
+    game so far (the real agent decides)."""
+
+    def __init__(self, inner: Any, check: Any) -> None:
+        self.inner, self.check = inner, check
+        self.needs_true_state = False
+
+    def reset(self, seat: int, rules: Rules) -> None:
+        self.inner.reset(seat, rules)
+
+    def act(self, observation: Any, legal: Any) -> Any:
+        self.check()
+        return self.inner.act(observation, legal)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_record_on_disk_after_every_action(tmp_path: Path) -> None:
+    """At every decision, a person's or a computer player's, the file holds the whole game
+    so far (a drawn card waiting for its row included): a crash then loses nothing."""
+    checks: list[bool] = []  # one per check: was a draw pending
+    holder: dict[str, TerminalGame] = {}
+
+    def check() -> None:
+        session = holder["session"]
+        on_disk = json.loads((tmp_path / "rec.json").read_text())
+        assert on_disk == session.record()
+        assert len(on_disk["actions"]) == len(session.game.entries)
+        checks.append("pending_draw" in on_disk)
+
+    class CheckingScript(Script):
+        def __call__(self, prompt: str) -> str:
+            check()
+            return super().__call__(prompt)
+
+    session, _ = make_session(tmp_path, Rules(players=3), 17, [1], CheckingScript())
+    session.agents = {s: CheckedAgent(a, check) for s, a in session.agents.items()}  # type: ignore[misc]
+    holder["session"] = session
+    assert session.run() == 0
+    assert len(checks) > 50 and any(checks) and not all(checks)
+    final = json.loads((tmp_path / "rec.json").read_text())
+    assert replay(final).finished and "pending_draw" not in final
+
+
+def test_a_failing_save_is_told_and_play_goes_on(tmp_path: Path) -> None:
+    session, buf = make_session(tmp_path, Rules(players=3), 4, [0], Script())
+    session.save_path = tmp_path / "no such folder" / "rec.json"
+    assert session.run() == 0
+    out = buf.getvalue()
+    assert out.count("saving is tried again after each action") == 1
+    assert "Final scores" in out and "Could not save the record" in out.split("Final scores")[1]
+
+
+def test_match_waits_for_enter_between_games(tmp_path: Path) -> None:
+    rules = Rules(players=3, match_games=2)
+    script = Script()
+    session, buf = make_session(tmp_path, rules, 13, [0], script)
+    assert session.run() == 0
+    out = buf.getvalue()
+    assert script.pauses == ["Press Enter to start game 2 of 2 (q saves and quits): "]
+    assert out.index("Game 1 of 2 is over") < out.index("Game 2 of 2 begins.")
+
+
+def test_q_between_games_saves_the_match(tmp_path: Path) -> None:
+    script = Script()
+
+    def read(prompt: str) -> str:
+        return "q" if prompt.startswith("Press Enter") else script(prompt)
+
+    session, buf = make_session(tmp_path, Rules(players=3, match_games=2), 13, [0], read)
+    assert session.run() == 0
+    resumed = load_game(json.loads((tmp_path / "rec.json").read_text()))
+    assert resumed.state.game == 1 and not resumed.state.is_over()
+    assert "Resume it with" in buf.getvalue()
+    assert "Game 2 of 2 begins." not in buf.getvalue()
+
+
+def test_resumed_match_keeps_the_scores_of_each_game(tmp_path: Path) -> None:
+    """Stop a match during its second game, resume it: the final table shows game 1's
+    scores under "game 1" and game 2's under "game 2"."""
+    rules = Rules(players=3, match_games=2, edition="modern")
+    (tmp_path / "whole").mkdir()
+    whole, _ = make_session(tmp_path / "whole", rules, 13, [], None)
+    assert whole.run() == 0
+    game1 = whole.game_scores[0]
+    rec = json.loads((tmp_path / "whole" / "rec.json").read_text())
+    second = next(
+        n for n in range(1, len(rec["actions"])) if load_game(_cut(rec, n)).state.game == 1
+    )
+    resumed, buf = make_session(tmp_path, rules, 13, [], None)
+    resumed.game = load_game(_cut(rec, second + 5))
+    assert resumed.run() == 0  # the random players go on differently: game 2 is new
+    game2 = resumed.state.scores()
+    assert resumed.game_scores == [game1, game2]
+    assert [a + b for a, b in zip(game1, game2)] == resumed.state.totals()
+    table = buf.getvalue().split("Match")[-1]
+    for s in range(3):
+        assert re.search(
+            rf"bot-{s}\s+{game1[s]}\s+{game2[s]}\s+{game1[s] + game2[s]}\b", table
+        ), table
+
+
+def _cut(rec: dict[str, Any], n: int) -> dict[str, Any]:
+    out = {k: v for k, v in rec.items() if k != "result"}
+    out["actions"] = rec["actions"][:n]
+    return out

@@ -5,9 +5,11 @@ Examples::
     coloretto play                                   # you (seat 0) against three computer players
     coloretto play --players 3 --preset bga --opponents greedy,random --seed 7
     coloretto play --edition modern --table violet --starting-cards choose --hints
-    coloretto play --resume coloretto-20250101-120000.json
+    coloretto play --resume ~/.local/share/coloretto/games/coloretto-20250101-120000.json
 
-See docs/terminal.md for the keys and docs/record-format.md for the saved record.
+Records go to ``<user data dir>/coloretto/games`` (``$COLORETTO_DATA_DIR/games`` when that
+variable is set) unless ``--save`` names a file. See docs/terminal.md for the keys and
+docs/record-format.md for the saved record.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import itertools
 import os
 import secrets
 import shlex
+import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +46,8 @@ from ..engine.rules import (
     preset,
 )
 from ..engine.state import hash_seed, new_game
-from ..tui.session import TerminalGame, pending_draw_of
+from ..tui.saving import DATA_DIR_VARIABLE, games_directory, pending_draw_of
+from ..tui.session import TerminalGame
 from .main import UsageError
 from .replay import read_record_file
 
@@ -89,7 +94,10 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
         "--removed-colors", metavar="COLOUR,...", help="colours removed (2 or 3 players)"
     )
     g.add_argument(
-        "--first-player", type=int, metavar="SEAT", help="seat that starts (default random)"
+        "--first-player",
+        type=int,
+        metavar="SEAT",
+        help="seat that starts, counted from 0 as in records (default random)",
     )
 
 
@@ -143,12 +151,19 @@ def register(subparsers: Any) -> None:
         help="play a game in the terminal against computer players",
         description=(
             "Play Coloretto in the terminal: you against computer players. Type the short key "
-            "of your choice at each prompt (d draw, 1..5 a row). Ctrl-C or q saves the game; "
-            "--resume FILE continues it. See docs/terminal.md."
+            "of your choice at each prompt (d draw, 1 to 6 a row, counted from 1). The record "
+            "is saved after every action; Ctrl-C or q stops, and --resume FILE continues the "
+            "game. See docs/terminal.md."
         ),
     )
     add_rules_arguments(p)
-    p.add_argument("--seat", type=int, default=None, metavar="S", help="your seat (default 0)")
+    p.add_argument(
+        "--seat",
+        type=int,
+        default=None,
+        metavar="S",
+        help="your seat, counted from 0 as in records (default 0, the first seat)",
+    )
     p.add_argument(
         "--opponents",
         metavar="SPEC,...",
@@ -161,9 +176,11 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--save",
         metavar="FILE",
-        help="where to save the record: a new file, never overwritten (default "
-        "./coloretto-DATE-TIME.json, with -2, -3, ... added if that name is taken); with "
-        "--resume the resumed file is updated unless --save names another (new) file",
+        help="where to save the record (after every action): a new file, never overwritten "
+        "(default coloretto-DATE-TIME.json in the games folder of your data folder, "
+        f"${DATA_DIR_VARIABLE}/games when that variable is set, with -2, -3, ... added if that "
+        "name is taken); with --resume the resumed file is updated unless --save names "
+        "another (new) file",
     )
     p.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE")
     p.add_argument(
@@ -369,7 +386,10 @@ def run(args: argparse.Namespace) -> int:
         game = Game(state, names)
         salt = 0
         stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-        save = Path(args.save) if args.save is not None else Path(f"coloretto-{stamp}.json")
+        if args.save is not None:
+            save = Path(args.save)
+        else:
+            save = _games_folder() / f"coloretto-{stamp}.json"
         exclusive = True
     if save.is_dir():
         raise UsageError(f"--save {save}: is a directory")
@@ -398,6 +418,43 @@ def run(args: argparse.Namespace) -> int:
         if exclusive:
             _remove_if_empty(save)
         raise
+
+
+def _games_folder() -> Path:
+    """The default folder of records (``saving.games_directory``), created if missing.
+
+    Raises:
+        UsageError: it cannot be created.
+    """
+    folder = games_directory()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot create the folder for saved games {folder}: {exc.strerror or exc} "
+            f"(set {DATA_DIR_VARIABLE}, or name a file with --save)"
+        ) from None
+    return folder
+
+
+def program_command() -> str:
+    """How a person runs this program again, as shell text: ``coloretto`` when that name on
+    ``PATH`` is the running program; the quoted absolute path of the running ``coloretto``
+    script when it is not on ``PATH`` (e.g. ``.venv/bin/coloretto`` after ``make play``);
+    ``PYTHON -m MODULE`` when started with ``python -m``."""
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    name = getattr(spec, "name", None) or ""
+    if name.startswith("coloretto"):
+        return f"{shlex.quote(sys.executable)} -m {name.removesuffix('.__main__')}"
+    argv0 = sys.argv[0] if sys.argv else ""
+    if not os.path.basename(argv0).startswith("coloretto") or not os.path.isfile(argv0):
+        return "coloretto"
+    running = os.path.abspath(argv0)
+    found = shutil.which("coloretto")
+    if found is not None and _same_file(Path(found), Path(running)):
+        return "coloretto"
+    return shlex.quote(running)
 
 
 def _exists_message(save: Path) -> str:
@@ -445,8 +502,16 @@ def _session(
         hint_budget=hint_budget,
         read_line=lambda prompt: console.input(Text(prompt)),
         pending_draw=pending,
+        program=program_command(),
     )
     return session.run()
 
 
-__all__ = ["add_rules_arguments", "default_opponent", "register", "rules_from_args", "run"]
+__all__ = [
+    "add_rules_arguments",
+    "default_opponent",
+    "program_command",
+    "register",
+    "rules_from_args",
+    "run",
+]

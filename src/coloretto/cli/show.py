@@ -2,7 +2,9 @@
 seat sees it.
 
 The view is that seat's observation (``coloretto.engine.observation``): never the order of the
-draw pile. ``--json`` prints the ``coloretto-observation/1`` object.
+draw pile. ``--json`` prints the ``coloretto-observation/1`` object. A record saved by
+``coloretto play`` between a draw and its placement (``pending_draw``) is shown with the
+drawn card waiting for its row, as ``coloretto play --resume`` continues it.
 
 Exit status: 0 ok, 1 the record is invalid, 2 unreadable file, not JSON, or a bad ``--seat``.
 """
@@ -20,6 +22,7 @@ from ..engine.errors import InvalidRecordError
 from ..engine.observation import observe
 from ..engine.record import load_game
 from ..tui import render
+from ..tui.saving import pending_draw_of, redo_pending_draw
 from .main import UsageError
 from .replay import read_record_file
 
@@ -35,7 +38,12 @@ def register(subparsers: Any) -> None:
         ),
     )
     p.add_argument("record", metavar="RECORD", help="a coloretto-record/1 file")
-    p.add_argument("--seat", type=int, metavar="S", help="the seat whose view to show")
+    p.add_argument(
+        "--seat",
+        type=int,
+        metavar="S",
+        help="the seat whose view to show, counted from 0 as in records",
+    )
     p.add_argument("--json", action="store_true", help="print the coloretto-observation/1 object")
     p.set_defaults(func=run)
 
@@ -49,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
         where = "" if exc.action_index is None else f" (action {exc.action_index})"
         print(f"coloretto show: {args.record} is not a valid record{where}: {exc}", file=sys.stderr)
         return 1
+    redo_pending_draw(game, pending_draw_of(record))
     st = game.state
     seat = args.seat
     if seat is None:
@@ -69,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         legal = ", ".join(render.describe(a) for a in st.legal_actions())
         console.print(
-            f"{game.seats[st.to_move]} (seat {st.to_move}) to decide: {legal}",
+            f"{game.seats[st.to_move]} to decide: {legal}",
             markup=False,
             soft_wrap=True,
         )

@@ -18,7 +18,8 @@ from rich.text import Text
 
 from ..engine.actions import Action
 from ..engine.cards import CARD_NAMES, COLORS, GOLDEN_JOKER, JOKER, LETTERS, NUM_COLORS, PLUS2
-from ..engine.scoring import ScoreBreakdown
+from ..engine.rules import Rules
+from ..engine.scoring import PLUS2_POINTS, ScoreBreakdown
 from ..engine.state import NO_CARD, UNTAKEN, GameState
 
 CARD_STYLES: dict[int, str] = {
@@ -67,7 +68,8 @@ def cards(codes: Iterable[int]) -> Text:
 
 
 def legend(state: GameState) -> Text:
-    """One line naming every letter used in this game (colours in play and special cards)."""
+    """Two lines: every letter used in this game (colours in play and special cards), then
+    the score table in use (``score_table_text``)."""
     out = Text("Cards: ", style="dim")
     codes = list(state.in_play) + [JOKER]
     if state.rules.golden_jokers:
@@ -78,7 +80,35 @@ def legend(state: GameState) -> Text:
             out.append("  ")
         out.append_text(card(c))
         out.append(" " + CARD_LABELS[c])
+    out.append("\n")
+    out.append_text(score_table_text(state.rules))
     return out
+
+
+def score_table_text(rules: Rules) -> Text:
+    """The score table in use (docs/rules.md §6), with the changes of the scoring extra
+    cards, e.g. ``Score table (violet), points per colour by number of cards:  1:1  2:4  3:8
+    4:7  5:6  6+:5; "+2" card: 2``.
+    ``triple_minus`` adds that negative colours count three times."""
+    values = rules.score_table
+    cap = len(values) - 1
+    name = rules.table
+    if rules.extra_card in ("single_three", "triple_three", "triple_minus"):
+        name += f", extra card {rules.extra_card}"
+    pairs = "  ".join(
+        f"{n}{'+' if n == cap else ''}:{values[n]}" for n in range(1, cap + 1)
+    )
+    line = f"Score table ({name}), points per colour by number of cards:  {pairs}"
+    line += f'; "+2" card: {PLUS2_POINTS}'
+    if rules.negative_factor != 1:
+        line += f"; negative colours count {rules.negative_factor} times"
+    return Text(line, style="dim")
+
+
+def subject_verb(name: str, third_person: str, plain: str) -> str:
+    """``name`` and a present-tense verb that agrees with it: ``Ann starts``, but
+    ``You start`` for a seat named "you" (any case)."""
+    return f"{name} {plain if name.strip().lower() == 'you' else third_person}"
 
 
 def row_text(state: GameState, r: int, names: Sequence[str]) -> Text:

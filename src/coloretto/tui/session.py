@@ -7,17 +7,17 @@ them, the card letters always.
 
 A ``TerminalGame`` plays a recorded ``Game``: people's seats are asked through the keyboard,
 the other seats through ``Agent`` objects. Each person sees only their observation. The
-record is written when the game ends, and when the person presses Ctrl-C, types ``q`` or
-closes the input (then it says how to resume). Extra record keys (docs/record-format.md):
-``human_seats``, ``agents``, ``seed`` and ``pending_draw``.
+record is written atomically at the start and after every action (a draw whose card waits
+for its row included), so a crash or ``kill -9`` loses at most the action in flight; it is
+written once more when the game ends, and when the person presses Ctrl-C, types ``q`` or
+closes the input (then it says how to resume). Records are read and written through
+``coloretto.tui.saving`` (docs/record-format.md).
 """
 
 from __future__ import annotations
 
-import importlib
-import json
 import os
-import tempfile
+import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,17 +27,26 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..agents.advisor import Advice, advise
 from ..agents.base import Agent, Budget
-from ..engine import actions as A
 from ..engine.actions import Action
-from ..engine.cards import CARD_NAMES, COLORS, LETTERS, card_code
-from ..engine.observation import observe
+from ..engine.cards import COLORS, LETTERS
+from ..engine.observation import Observation, observe
 from ..engine.record import Game
 from ..engine.scoring import ScoreBreakdown
-from ..engine.state import PLACE, GameState
+from ..engine.state import UNTAKEN, GameState
 from . import render
+from .saving import (
+    dumps_record,
+    finished_game_scores,
+    pending_draw_of,
+    redo_pending_draw,
+    session_record,
+    write_record,
+)
 
-ADVISOR_MODULE = "coloretto.agents.advisor"
+Advisor = Callable[[Observation, list[Action], Budget], Sequence[Advice]]
+"""``advise(observation, legal, budget)``: one ``Advice`` per legal action, best first."""
 
 EXIT_OK = 0
 EXIT_INPUT_ENDED = 1
@@ -59,15 +68,21 @@ class TerminalGame:
         human_seats: seats played through the keyboard.
         agent_specs: per seat, the ``make_agent`` spec (``None`` for a person); saved in the
             record so ``--resume`` rebuilds the same opponents.
-        save_path: where the record is written.
+        save_path: where the record is written (after every action).
         console: the ``rich`` console to print on.
         seed: the seed of the deal (saved in the record, shown at the start).
-        hints: the person asked for hints (``--hints``).
+        hints: the person asked for hints (``--hints``): the key ``h`` is offered.
         hint_budget: thinking budget given to the advisor.
         read_line: reads one line of input given a prompt (default ``input``); raises
             ``EOFError`` at the end of input and ``KeyboardInterrupt`` on Ctrl-C.
-        pending_draw: from a resumed record: a card that was drawn but not yet placed when
-            the game was interrupted; it is drawn again before anything else.
+        pending_draw: from a resumed record (``saving.pending_draw_of``): a card that was
+            drawn but not yet placed when the game stopped; it is drawn again before
+            anything else.
+        game_scores: per finished game of a match, each seat's score (rebuilt from the
+            record when empty at the start of a resumed match).
+        program: the command that runs this program, as a shell word (``coloretto``, or an
+            absolute path); used in the printed resume and replay commands.
+        advisor: gives the hints; default ``coloretto.agents.advisor.advise``.
     """
 
     game: Game
@@ -82,8 +97,9 @@ class TerminalGame:
     read_line: Callable[[str], str] = input
     pending_draw: dict[str, Any] | None = None
     game_scores: list[list[int]] = field(default_factory=list)
-    _advisor: Any = None
-    _advisor_error: str | None = None
+    program: str = "coloretto"
+    advisor: Advisor = advise
+    _save_error: str | None = None
 
     # ----- the loop -----------------------------------------------------------------------
     def run(self) -> int:
@@ -132,46 +148,34 @@ class TerminalGame:
             agent.reset(seat, st.rules)
         rules = st.rules
         who = ", ".join(
-            f"{self.names[s]} (seat {s}{', you' if s in self.human_seats else ''})"
+            self.names[s]
+            + (" (you)" if s in self.human_seats and self.names[s].lower() != "you" else "")
             for s in range(st.n)
         )
-        self.console.print(Text(f"Coloretto, {st.n} players: {who}", style="bold"))
+        self.console.print(Text(f"Coloretto, {st.n} players in seat order: {who}", style="bold"))
         opts = ", ".join(f"{k}={v}" for k, v in rules.to_dict().items() if v is not None)
         self.console.print(Text(f"Rules: {opts}", style="dim"))
         if self.seed is not None:
             self.console.print(Text(f"Seed: {self.seed}", style="dim"))
-        self.console.print(Text(f"The record is saved to {self.save_path}", style="dim"))
-        if self.hints:
-            try:
-                self._advisor = importlib.import_module(ADVISOR_MODULE)
-            except ModuleNotFoundError as exc:
-                if exc.name != ADVISOR_MODULE:
-                    raise
-                self._advisor_error = "hints are unavailable: this installation has no advisor yet"
-                self.console.print(Text(f"Note: {self._advisor_error}.", style="yellow"))
+        self._say(f"The record is saved to {_absolute(self.save_path)} after every action.", "dim")
         if self.game.entries:
             self.console.print(
                 Text(f"Resuming after {len(self.game.entries)} recorded actions.", style="bold")
             )
-        if self.pending_draw is not None:
-            self._redo_pending_draw()
-        self.console.print(Text("Type ? at any prompt for help.", style="dim"))
-
-    def _redo_pending_draw(self) -> None:
-        """Draw again the card that was drawn before the interruption (so resuming cannot
-        undo a draw whose card was seen)."""
-        st = self.state
-        seat = self.pending_draw.get("seat") if isinstance(self.pending_draw, dict) else None
-        if seat == st.to_move and st.decision == "turn" and A.DRAW_ACTION in st.legal_actions():
-            self.game.play(A.DRAW_ACTION)
+        if not self.game_scores:
+            self.game_scores = finished_game_scores(self.game)
+        drawer = redo_pending_draw(self.game, self.pending_draw)
+        self.pending_draw = None
+        if drawer is not None:
             self.console.print(
                 Text.assemble(
-                    f"{self.names[seat]} had drawn ",
-                    render.card_named(st.drawn),
+                    f"{self.names[drawer]} had drawn ",
+                    render.card_named(self.state.drawn),
                     " before the break.",
                 )
             )
-        self.pending_draw = None
+        self._autosave()
+        self.console.print(Text("Type ? at any prompt for help.", style="dim"))
 
     # ----- people --------------------------------------------------------------------------
     def _choices(self, st: GameState, legal: Sequence[Action]) -> list[tuple[str, Action, Text]]:
@@ -200,6 +204,11 @@ class TerminalGame:
                 out.append((LETTERS[a.arg].lower(), a, Text.assemble(render.card_named(a.arg))))
         return out
 
+    def _extra_keys(self) -> str:
+        """The keys offered besides the choices, as shown under them."""
+        keys = ["h hints"] if self.hints else []
+        return ", ".join([*keys, "q save and quit", "? help"])
+
     def _human_decision(self, seat: int) -> None:
         st = self.state
         legal = st.legal_actions()
@@ -220,7 +229,7 @@ class TerminalGame:
         self.console.print(title, style="bold")
         for key, _, text in choices:
             self.console.print(Text.assemble("  ", (key, "bold cyan"), "  ", text))
-        self.console.print(Text("  (h hints, q save and quit, ? help)", style="dim"))
+        self.console.print(Text(f"  ({self._extra_keys()})", style="dim"))
         keys = [k for k, _, _ in choices]
         by_key = {k: a for k, a, _ in choices}
         if st.decision == "choose_start":
@@ -279,44 +288,29 @@ class TerminalGame:
 
     def _help(self, view: GameState) -> None:
         self.console.print(render.board(view, self.names, viewer=view.to_move))
-        self.console.print(
-            Text(
-                "Keys: d draws the top card of the draw pile; 1, 2, ... take that row on your turn, "
-                "or place the drawn card in that row; a colour's letter chooses a starting colour; "
-                "h shows hints (with --hints); q saves the game and quits (resume with "
-                "coloretto play --resume FILE); Ctrl-C does the same. Scores are each player's "
-                "best score now (jokers placed optimally).",
-            )
+        hint = "h shows the advisor's hints; " if self.hints else ""
+        self._say(
+            "Keys: d draws the top card of the draw pile; 1, 2, ... take that row on your turn, "
+            "or place the drawn card in that row; a colour's letter (or name) chooses a "
+            f"starting colour; {hint}q saves the game and quits (resume with "
+            f"{self.program} play --resume FILE); Ctrl-C does the same; an empty line lists "
+            "the keys. Scores are each player's best score now (jokers placed optimally), "
+            "counted with the score table above.",
         )
 
     def _hint(
-        self, obs: Any, legal: Sequence[Action], choices: Sequence[tuple[str, Action, Text]]
+        self, obs: Observation, legal: Sequence[Action], choices: Sequence[tuple[str, Action, Text]]
     ) -> None:
         if not self.hints:
             self._say("Hints are off; start the game with --hints to get them.")
             return
-        if self._advisor is None:
-            self._say(f"Sorry, {self._advisor_error or 'hints are unavailable'}.")
-            return
+        self._say("The advisor is thinking...", "dim")
         try:
-            advice = self._advisor.advise(obs, list(legal), self.hint_budget)
+            advice = list(self.advisor(obs, list(legal), self.hint_budget))
         except Exception as exc:  # noqa: BLE001 (the advisor is another component: report it, keep playing)
             self.console.print(Text(f"The advisor failed: {exc}", style="red"))
             return
-        keys = {a: k for k, a, _ in choices}
-        table = Table(title="Hints (the advisor's estimate)", title_justify="left")
-        table.add_column("key")
-        table.add_column("action")
-        table.add_column("win chance", justify="right")
-        table.add_column("margin", justify="right")
-        for action, win, margin in advice:
-            table.add_row(
-                keys.get(action, "?"),
-                render.describe(action),
-                f"{100 * win:.0f}%",
-                f"{margin:+.1f}",
-            )
-        self.console.print(table)
+        self.console.print(hint_table(advice, {a: k for k, a, _ in choices}))
 
     # ----- computer players ----------------------------------------------------------------
     def _computer_decision(self, seat: int) -> None:
@@ -337,6 +331,7 @@ class TerminalGame:
     def _play(self, seat: int, action: Action, *, quiet: bool = False) -> None:
         before = self.state.copy()
         self.game.play(action)
+        self._autosave()
         after = self.state
         post = after
         game_changed = after.game != before.game
@@ -370,7 +365,7 @@ class TerminalGame:
             self.console.print(line)
             if post.last_round and not before.last_round:
                 self._last_round_news()
-            self._round_news(before, post, after, game_changed)
+            self._round_news(before, post, after, game_changed, action.arg)
         else:
             self.console.print(
                 Text.assemble(f"{name} chose ", render.card_named(action.arg), " as starting card.")
@@ -386,18 +381,16 @@ class TerminalGame:
         self.console.print(render.last_round_warning())
 
     def _round_news(
-        self, before: GameState, post: GameState, after: GameState, game_changed: bool
+        self, before: GameState, post: GameState, after: GameState, game_changed: bool, taken: int
     ) -> None:
+        """After a take (of row ``taken``) that ended the round: which cards leave the game
+        (docs/rules.md §4: the untaken rows' cards) and who starts the next round."""
         over = game_changed or post.is_over()
         if not over and post.round == before.round:
             return
-        left = [
-            r
-            for r in range(before.nrows)
-            if before.row_taker[r] == -1 and before.rows[r] and post.row_taker[r] == -1
-        ]
+        left = [r for r in untaken_rows_with_cards(before) if r != taken]
         msg = f"Round {before.round} is over."
-        if left and before.n == 2:
+        if left:
             msg += (
                 " The cards left in " + ", ".join(f"row {r + 1}" for r in left) + " leave the game."
             )
@@ -405,31 +398,35 @@ class TerminalGame:
         if not over:
             self.console.print(
                 Text(
-                    f"Round {after.round} begins; {self.names[after.to_move]} starts.", style="bold"
+                    f"Round {after.round} begins; "
+                    f"{render.subject_verb(self.names[after.to_move], 'starts', 'start')}.",
+                    style="bold",
                 )
             )
 
     def _game_over_news(self, post: GameState) -> None:
-        """A game of a match ended (the next has begun): its scores and the match so far."""
+        """A game of a match ended (the next has begun): its scores and the match so far;
+        when a person plays, the next game starts once they press Enter."""
         g = post.game
+        games = self.state.rules.match_games
         self.game_scores.append(post.scores())
         self.console.print()
         self.console.print(
             render.breakdown_table(
-                _breakdowns(post),
-                self.names,
-                title=f"Game {g + 1} of {self.state.rules.match_games} is over",
+                _breakdowns(post), self.names, title=f"Game {g + 1} of {games} is over"
             )
         )
         self.console.print(
             render.match_table(self.game_scores, self.state.match_totals, self.names)
         )
-        self.console.print(
-            Text(
-                f"Game {self.state.game + 1} of {self.state.rules.match_games} begins.",
-                style="bold",
+        if self.human_seats:
+            answer = self.read_line(
+                f"Press Enter to start game {self.state.game + 1} of {games} "
+                "(q saves and quits): "
             )
-        )
+            if answer.strip().lower() == "q":
+                raise _Quit
+        self.console.print(Text(f"Game {self.state.game + 1} of {games} begins.", style="bold"))
 
     # ----- the end ---------------------------------------------------------------------------
     def _finish(self) -> None:
@@ -454,40 +451,95 @@ class TerminalGame:
             self.game_scores.append(st.scores())
             self.console.print(render.match_table(self.game_scores, st.totals(), self.names))
         self.console.print(render.winners_text(st.winners(), st.totals(), self.names))
-        path = self.save()
-        self._say(f"Record saved to {path} (check it with: coloretto replay {path})")
+        try:
+            path = self.save()
+        except OSError as exc:
+            self._say(
+                f"Could not save the record to {self.save_path}: {exc.strerror or exc}", "bold red"
+            )
+            return
+        shown = _absolute(path)
+        self._say(
+            f"Record saved to {shown} (check it with: {self.program} replay {shlex.quote(shown)})"
+        )
 
     # ----- saving ------------------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
-        """The ``coloretto-record/1`` object with this program's extra keys."""
-        rec = self.game.to_record()
-        rec["human_seats"] = list(self.human_seats)
-        rec["agents"] = list(self.agent_specs)
-        if self.seed is not None:
-            rec["seed"] = self.seed
-        st = self.state
-        if st.phase == PLACE:
-            rec["pending_draw"] = {"seat": st.to_move, "card": CARD_NAMES[st.drawn]}
-        return rec
+        """The ``coloretto-record/1`` object with this program's extra keys
+        (``saving.session_record``)."""
+        return session_record(self.game, self.human_seats, self.agent_specs, self.seed)
 
     def save(self) -> Path:
-        """Write the record to ``save_path`` (atomically) and return the path."""
+        """Write the record to ``save_path`` (atomically) and return the path.
+
+        Raises:
+            OSError: it cannot be written.
+        """
         write_record(self.save_path, self.record())
         return self.save_path
+
+    def _autosave(self) -> None:
+        """Save after an action; a failure is told once (and its end too), and play goes on."""
+        try:
+            self.save()
+        except OSError as exc:
+            message = f"Could not save the record to {self.save_path}: {exc.strerror or exc}"
+            if message != self._save_error:
+                self._say(f"{message}; saving is tried again after each action.", "bold red")
+            self._save_error = message
+            return
+        if self._save_error is not None:
+            self._say(f"The record is saved to {_absolute(self.save_path)} again.", "bold")
+            self._save_error = None
 
     def _save_and_explain(self) -> None:
         try:
             path = self.save()
         except OSError as exc:
             self.console.print(
-                Text(f"Could not save the record to {self.save_path}: {exc}", style="bold red")
+                Text(
+                    f"Could not save the record to {self.save_path}: {exc.strerror or exc}",
+                    style="bold red",
+                )
             )
             return
+        shown = _absolute(path)
         if self.state.is_over():
-            self._say(f"Record saved to {path}.")
+            self._say(f"Record saved to {shown}.")
         else:
-            self._say(f"Game saved to {path}")
-            self._say(f"Resume it with: coloretto play --resume {path}")
+            self._say(f"Game saved to {shown}")
+            self._say(f"Resume it with: {self.program} play --resume {shlex.quote(shown)}")
+
+
+def hint_table(advice: Sequence[Advice], keys: dict[Action, str]) -> Table:
+    """The advisor's estimates as a table, best first: the key of each action (``keys``),
+    the action in words (rows counted from 1), the win chance in percent, the expected score
+    margin over the best other player, and the samples behind the estimate."""
+    table = Table(title="Hints (the advisor's estimate)", title_justify="left")
+    table.add_column("key")
+    table.add_column("action")
+    table.add_column("win chance", justify="right")
+    table.add_column("margin", justify="right")
+    table.add_column("samples", justify="right")
+    for a in advice:
+        table.add_row(
+            keys.get(a.action, "?"),
+            render.describe(a.action),
+            f"{100 * a.win_prob:.0f}%",
+            f"{a.margin:+.1f}",
+            str(a.samples),
+        )
+    return table
+
+
+def untaken_rows_with_cards(state: GameState) -> list[int]:
+    """Rows (0-based) not taken this round that hold cards."""
+    return [r for r in range(state.nrows) if state.row_taker[r] == UNTAKEN and state.rows[r]]
+
+
+def _absolute(path: Path) -> str:
+    """``path`` as an absolute path (for messages a person may copy into another folder)."""
+    return os.path.abspath(path)
 
 
 def _breakdowns(st: GameState) -> list[ScoreBreakdown]:
@@ -505,46 +557,15 @@ def _finished_game_state(before: GameState, action: Action) -> GameState:
     return snap
 
 
-def write_record(path: Path, record: dict[str, Any]) -> None:
-    """Write ``record`` as JSON (one action per line) to ``path`` atomically.
-
-    Raises:
-        OSError: the file cannot be written.
-    """
-    text = dumps_record(record)
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=".coloretto-", suffix=".json", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def dumps_record(record: dict[str, Any]) -> str:
-    """JSON text of a record: one top-level key per line and one action per line."""
-    items = []
-    for key, value in record.items():
-        if key == "actions" and value:
-            inner = ",\n".join("    " + json.dumps(e) for e in value)
-            items.append(f"  {json.dumps(key)}: [\n{inner}\n  ]")
-        else:
-            items.append(f"  {json.dumps(key)}: {json.dumps(value)}")
-    return "{\n" + ",\n".join(items) + "\n}\n"
-
-
-def pending_draw_of(record: dict[str, Any]) -> dict[str, Any] | None:
-    """The record's ``pending_draw`` entry if it is well-formed, else ``None``."""
-    pd = record.get("pending_draw")
-    if isinstance(pd, dict) and type(pd.get("seat")) is int:
-        try:
-            card_code(pd.get("card"))  # type: ignore[arg-type]
-        except (ValueError, RecursionError):  # RecursionError: a deeply nested "card"
-            return None
-        return pd
-    return None
+__all__ = [
+    "EXIT_INPUT_ENDED",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "Advisor",
+    "TerminalGame",
+    "dumps_record",
+    "hint_table",
+    "pending_draw_of",
+    "untaken_rows_with_cards",
+    "write_record",
+]

@@ -9,6 +9,7 @@
    and a new sheet; bad typed counts and the joker limits.
 3. Languages: the browser's language is followed, the selector switches and is remembered,
    every visible string of the sheet changes, and the colour letters are the language's.
+4. Chromium finds the sheet installable (manifest, icons, service worker).
 
 Screenshots go to test-artifacts/e2e/ (score-sheet-*.png).
 """
@@ -16,6 +17,7 @@ Screenshots go to test-artifacts/e2e/ (score-sheet-*.png).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -319,5 +321,25 @@ def test_languages_follow_the_browser_switch_and_are_remembered(
         assert page.evaluate("document.documentElement.lang") == "uk"  # remembered over the browser's nl
         assert page.input_value("#language") == "uk"
         page.screenshot(path=str(artifacts / "score-sheet-phone-uk.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_the_sheet_is_an_installable_app(sheet_server: ServerProcess, chromium: Any, tmp_path: Path) -> None:
+    """Chromium's own check: the manifest, icons and service worker make an installable app.
+    (A persistent profile: Chromium never offers installing in an incognito context.)"""
+    context = chromium.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=os.environ.get("COLORETTO_CHROMIUM", "/usr/bin/chromium"),
+        args=["--headless", "--no-sandbox", "--disable-gpu"], viewport={"width": 390, "height": 844},
+    )
+    try:
+        page = context.new_page()
+        open_sheet(page, sheet_server.url)
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        cdp = context.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["url"] == sheet_server.url + "/static/score.webmanifest"
+        assert manifest["errors"] == []
+        assert cdp.send("Page.getInstallabilityErrors") == {"installabilityErrors": []}
     finally:
         context.close()

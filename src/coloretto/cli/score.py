@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -35,7 +34,7 @@ from rich.text import Text
 
 from ..engine.cards import CARDS_PER_COLOR, NUM_COLORS, NUM_PLUS2
 from ..engine.rules import Rules
-from ..engine.scoring import ScoreBreakdown, optimal_score
+from ..engine.tally import tally_report
 from .main import UsageError
 
 RESERVED = ("joker", "golden_joker", "plus2", "last_round")
@@ -53,7 +52,6 @@ SCORING_EXTRAS = ("single_three", "triple_three", "triple_minus")
 TABLE_NAMES = {"brown": "brown", "violet": "violet", "gray": "violet", "grey": "violet"}
 MAX_JOKERS = 3
 """The game has three jokers (classic: 3 regular; modern: 2 regular and the golden one)."""
-UNNAMED = "another colour"
 
 _STYLES = {
     "blue": "bold blue",
@@ -253,52 +251,17 @@ def _scoring_rules(table: str, extra: str | None) -> Rules:
     return Rules(table=TABLE_NAMES[table], extra_card=extra)
 
 
-def _all_labels(named: Sequence[str]) -> list[str]:
-    """The named labels followed by labels for the unnamed colours, seven in all."""
-    taken = {label.casefold() for label in named}
-    labels = list(named)
-    k = 1
-    while len(labels) < NUM_COLORS:
-        label = UNNAMED if k == 1 else f"{UNNAMED} {k}"
-        k += 1
-        if label.casefold() not in taken:
-            labels.append(label)
-    return labels
-
-
 def score_tally(tally: Tally, rules: Rules) -> dict[str, Any]:
-    """Score ``tally`` under ``rules``; return the JSON-ready result.
-
-    Returns:
-        ``{"total", "table", "extra", "positive": {label: points},
-        "negative": {label: negative points}, "jokers": {label: jokers given},
-        "plus2": points, "plus2_cards": n, "counts": {label: cards after jokers},
-        "placements": number of joker placements tried}``. ``counts`` holds every named
-        colour and each unnamed colour that received a joker.
-    """
-    labels = _all_labels(tally.labels)
-    counts = tally.counts + [0] * (NUM_COLORS - len(tally.counts))
-    jokers = tally.jokers + tally.golden_jokers
-    result: ScoreBreakdown = optimal_score(
-        counts,
-        jokers,
+    """Score ``tally`` under ``rules``: the JSON object of
+    :func:`coloretto.engine.tally.tally_report` (also the answer of ``POST /api/score``)."""
+    return tally_report(
+        dict(zip(tally.labels, tally.counts, strict=True)),
+        tally.jokers,
+        tally.golden_jokers,
         tally.plus2,
-        table=rules.score_table,
-        negative_factor=rules.negative_factor,
+        rules.table,
+        rules.extra_card,
     )
-    named = len(tally.labels)
-    return {
-        "total": result.total,
-        "table": rules.table,
-        "extra": rules.extra_card,
-        "positive": {labels[i]: p for i, p in result.positive.items()},
-        "negative": {labels[i]: p for i, p in result.negative.items()},
-        "jokers": {labels[i]: n for i, n in result.jokers.items()},
-        "plus2": result.plus2,
-        "plus2_cards": tally.plus2,
-        "counts": {labels[i]: c for i, c in enumerate(result.counts) if i < named or c > 0},
-        "placements": math.comb(NUM_COLORS + jokers - 1, jokers),
-    }
 
 
 def _label_text(label: str) -> Text:

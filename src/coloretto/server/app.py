@@ -33,6 +33,7 @@ from .hub import DEFAULT_AGENT, Conn, Hub, Problem
 from .live import LiveTable, action_text, seat_text
 from .ratelimit import PerKey, TokenBucket
 from .ratings import leaderboard
+from .score_api import score_router
 
 log = logging.getLogger("coloretto.server")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -502,6 +503,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/replay/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> Response:
         return index()
+
+    app.include_router(score_router(WEB_DIR))
 
     if WEB_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")

@@ -1,0 +1,284 @@
+"""A collection counted by people at a physical table: labelled counts in, the scoring report
+out (docs/rules.md §6).
+
+People name the colours as they like (the rules' seven colours, or ``red``, ``Rot``, ...)
+and count jokers, the golden joker and "+2" cards apart. This module checks such a tally
+against what one collection can hold (docs/rules.md §1) and builds the one JSON object that
+both ``coloretto score --json`` and ``POST /api/score`` answer::
+
+    {"total": 41, "table": "brown", "extra": null,
+     "positive": {"green": 21, "yellow": 15, "red": 6}, "negative": {"blue": -3},
+     "jokers": {"yellow": 1}, "plus2": 2, "plus2_cards": 1,
+     "counts": {"green": 6, "yellow": 5, "red": 3, "blue": 2}, "placements": 7}
+
+Jokers (the golden one too) may go to any of the seven colours of the game, also to one the
+tally does not name: such a colour is reported as ``"another colour"`` (``"another colour 2"``
+for a second one).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any, Final, Literal
+
+from .cards import CARDS_PER_COLOR, NUM_COLORS, NUM_PLUS2
+from .rules import TABLES, Rules
+from .scoring import ScoringError, optimal_score
+
+__all__ = [
+    "MAX_GOLDEN_JOKERS",
+    "MAX_JOKERS",
+    "MAX_LABEL_LENGTH",
+    "SCORING_EXTRAS",
+    "UNNAMED",
+    "TallyError",
+    "cards_report",
+    "check_tally",
+    "scoring_rules",
+    "tally_report",
+]
+
+MAX_JOKERS: Final = 3
+"""Jokers in one game, the golden joker included (docs/rules.md §1)."""
+MAX_GOLDEN_JOKERS: Final = 1
+"""The modern edition has one golden joker (docs/rules.md §1)."""
+MAX_LABEL_LENGTH: Final = 40
+"""Longest colour label, in characters."""
+SCORING_EXTRAS: Final = ("single_three", "triple_three", "triple_minus")
+"""The Extrakarten cards that change scoring (docs/rules.md §7); ``first_out_draws`` changes
+play only."""
+UNNAMED: Final = "another colour"
+"""Label of a colour the tally does not name but a joker went to."""
+_LAST_ROUND: Final = ("lastround", "lastroundcard")
+"""Squashed spellings (see ``_squash``) of the Last Round card, which never scores
+(docs/rules.md §5.1): refused as a colour label."""
+
+_RESERVED: Final = {"joker": "joker", "golden_joker": "golden_joker", "plus2": "plus2", "+2": "plus2"}
+"""Card names of ``cards_report`` (casefolded) -> the kind they count."""
+_NEAR_MISSES: Final = {"joker": "joker", "goldenjoker": "golden_joker", "plus2": "plus2", "+2": "plus2"}
+"""Squashed spellings (see ``_squash``) of the card names, to refuse near misses."""
+
+Field = Literal["cards", "table", "extra"]
+
+
+class TallyError(ScoringError):
+    """A tally, score table or Extrakarten card that cannot be scored.
+
+    Attributes:
+        field: what was wrong: ``"cards"`` (a count or a label), ``"table"`` or ``"extra"``.
+    """
+
+    def __init__(self, message: str, field: Field = "cards") -> None:
+        super().__init__(message)
+        self.field: Field = field
+
+
+def scoring_rules(table: object = "brown", extra: object = None) -> Rules:
+    """Rules carrying the score table and the Extrakarten scoring card (docs/rules.md §6, §7).
+
+    Args:
+        table: ``"brown"`` or ``"violet"``.
+        extra: ``None`` or one of ``SCORING_EXTRAS``.
+
+    Raises:
+        TallyError: ``table`` is not a score table (field ``"table"``), or ``extra`` is not a
+            scoring card (field ``"extra"``; ``first_out_draws`` is named as a card that
+            changes play, not scoring).
+    """
+    if not isinstance(table, str) or table not in TABLES:
+        raise TallyError(
+            f"table {table!r} is not a score table; choose {' or '.join(TABLES)}", "table"
+        )
+    if extra == "first_out_draws":
+        raise TallyError(
+            "extra 'first_out_draws' is not a scoring card (it changes play, not scoring); "
+            f"scoring cards: {', '.join(SCORING_EXTRAS)}, or null",
+            "extra",
+        )
+    if extra is not None and extra not in SCORING_EXTRAS:
+        raise TallyError(
+            f"extra {extra!r} is not an Extrakarten scoring card; "
+            f"choose {', '.join(SCORING_EXTRAS)}, or null",
+            "extra",
+        )
+    return Rules(table=table, extra_card=extra)
+
+
+def _count(what: str, n: object, limit: int, reason: str) -> int:
+    """``n`` checked as a count from 0 to ``limit``; ``reason`` says where the limit comes from."""
+    if type(n) is not int:
+        raise TallyError(f"{what}: the count {n!r} is not a whole number")
+    if n < 0:
+        raise TallyError(f"{what}: the count {n} is negative")
+    if n > limit:
+        raise TallyError(f"{what}: {n} is too many; {reason} (give 0 to {limit})")
+    return n
+
+
+def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus2: int) -> None:
+    """Check that a tally is one collection of the game (docs/rules.md §1).
+
+    Args:
+        colors: colour label -> cards of that colour.
+        jokers: regular jokers; ``golden_jokers``: 0 or 1; ``plus2``: "+2" cards.
+
+    Raises:
+        TallyError: a label that is not a string, is empty or longer than
+            ``MAX_LABEL_LENGTH``, names the Last Round card or a joker/"+2" card, or repeats
+            another label (case-insensitively); more than seven colours; a count that is not
+            a whole number, is negative, or is more than the game has (9 per colour, 10 "+2"
+            cards, one golden joker, 3 jokers in all).
+    """
+    if not isinstance(colors, Mapping):
+        raise TallyError(f"colours must be a mapping of label to count, not {type(colors).__name__}")
+    seen: dict[str, str] = {}
+    for label, n in colors.items():
+        if not isinstance(label, str):
+            raise TallyError(f"colour label {label!r} is not a string")
+        name = label.strip()
+        if not name:
+            raise TallyError("a colour label is empty")
+        if len(name) > MAX_LABEL_LENGTH:
+            raise TallyError(
+                f"colour label {name[:MAX_LABEL_LENGTH]!r}... is longer than "
+                f"{MAX_LABEL_LENGTH} characters"
+            )
+        key = name.casefold()
+        if _squash(key) in _LAST_ROUND:
+            raise TallyError(
+                f"{label!r}: the Last Round card never scores (docs/rules.md §5.1); leave it out"
+            )
+        if _squash(key) in _NEAR_MISSES:
+            kind = _NEAR_MISSES[_squash(key)]
+            raise TallyError(
+                f"{label!r} is not a colour; count those cards as {kind!r}"
+            )
+        if key in seen:
+            raise TallyError(f"colour {label!r} is given twice (also as {seen[key]!r})")
+        seen[key] = label
+        _count(repr(label), n, CARDS_PER_COLOR, f"a colour has {CARDS_PER_COLOR} cards")
+    if len(colors) > NUM_COLORS:
+        raise TallyError(
+            f"{len(colors)} colours given ({', '.join(map(repr, colors))}); "
+            f"the game has at most {NUM_COLORS}"
+        )
+    _count("'joker'", jokers, MAX_JOKERS, f"the game has at most {MAX_JOKERS} jokers")
+    _count("'golden_joker'", golden_jokers, MAX_GOLDEN_JOKERS, "the game has one golden joker")
+    _count("'plus2'", plus2, NUM_PLUS2, f'the game has {NUM_PLUS2} "+2" cards')
+    if jokers + golden_jokers > MAX_JOKERS:
+        raise TallyError(
+            f"{jokers + golden_jokers} jokers given; the game has {MAX_JOKERS} "
+            "(golden joker included)"
+        )
+
+
+def _squash(label: str) -> str:
+    """``label`` casefolded without spaces, ``_`` and ``-``, and without a plural ``s``:
+    ``"Golden Jokers"`` -> ``"goldenjoker"``."""
+    squashed = "".join(ch for ch in label.casefold() if ch not in " _-")
+    return squashed.removesuffix("s")
+
+
+def _all_labels(named: list[str]) -> list[str]:
+    """The named labels followed by labels for the unnamed colours, seven in all."""
+    taken = {label.casefold() for label in named}
+    labels = list(named)
+    k = 1
+    while len(labels) < NUM_COLORS:
+        label = UNNAMED if k == 1 else f"{UNNAMED} {k}"
+        k += 1
+        if label.casefold() not in taken:
+            labels.append(label)
+    return labels
+
+
+def tally_report(
+    colors: Mapping[str, int],
+    jokers: int = 0,
+    golden_jokers: int = 0,
+    plus2: int = 0,
+    table: object = "brown",
+    extra: object = None,
+) -> dict[str, Any]:
+    """The optimal score of a tally with its explanation, as a JSON-ready dict (docs/rules.md §6).
+
+    Every joker (golden ones too) is placed on one of the seven colours of the game to reach
+    the highest total; the three colours worth most count positive, every other colour held
+    counts negative (three times with ``triple_minus``); each "+2" card adds 2.
+
+    Args:
+        colors: colour label -> cards (labels as given, stripped of surrounding spaces; in
+            the order given).
+        jokers, golden_jokers, plus2: cards of those kinds.
+        table: ``"brown"`` or ``"violet"``; extra: ``None`` or one of ``SCORING_EXTRAS``.
+
+    Returns:
+        ``{"total", "table", "extra", "positive": {label: points}, "negative": {label:
+        negative points}, "jokers": {label: jokers placed there}, "plus2": points,
+        "plus2_cards": n, "counts": {label: cards after the jokers}, "placements": number of
+        joker placements tried}``. ``positive`` is best first, ``negative`` largest loss first;
+        ``counts`` holds every named colour and each unnamed colour that received a joker.
+        Ties between placements are broken as :func:`~coloretto.engine.scoring.optimal_score`
+        documents, so the same tally always gives the same object.
+
+    Raises:
+        TallyError: as :func:`check_tally` and :func:`scoring_rules`.
+    """
+    rules = scoring_rules(table, extra)
+    check_tally(colors, jokers, golden_jokers, plus2)
+    named = [label.strip() for label in colors]
+    labels = _all_labels(named)
+    counts = list(colors.values()) + [0] * (NUM_COLORS - len(named))
+    placed = jokers + golden_jokers
+    result = optimal_score(
+        counts, placed, plus2, table=rules.score_table, negative_factor=rules.negative_factor
+    )
+    return {
+        "total": result.total,
+        "table": rules.table,
+        "extra": rules.extra_card,
+        "positive": {labels[i]: p for i, p in result.positive.items()},
+        "negative": {labels[i]: p for i, p in result.negative.items()},
+        "jokers": {labels[i]: n for i, n in result.jokers.items()},
+        "plus2": result.plus2,
+        "plus2_cards": plus2,
+        "counts": {
+            labels[i]: c for i, c in enumerate(result.counts) if i < len(named) or c > 0
+        },
+        "placements": math.comb(NUM_COLORS + placed - 1, placed),
+    }
+
+
+def cards_report(cards: Mapping[str, Any], table: object = "brown", extra: object = None) -> dict[str, Any]:
+    """:func:`tally_report` of one mapping of card names to counts (the body of ``POST
+    /api/score``).
+
+    Args:
+        cards: label -> count. ``joker``, ``golden_joker`` and ``plus2`` (also written ``+2``;
+            case-insensitive) count those cards; every other key is a colour label.
+
+    Raises:
+        TallyError: ``cards`` is not a mapping, a card name is given twice (e.g. ``joker`` and
+            ``Joker``), or as :func:`tally_report`.
+    """
+    if not isinstance(cards, Mapping):
+        raise TallyError(f"cards must be an object of label to count, not {type(cards).__name__}")
+    colors: dict[str, Any] = {}
+    kinds: dict[str, tuple[str, Any]] = {}
+    for label, n in cards.items():
+        kind = _RESERVED.get(label.casefold()) if isinstance(label, str) else None
+        if kind is None:
+            colors[label] = n
+            continue
+        if kind in kinds:
+            raise TallyError(f"{label!r} is given twice (also as {kinds[kind][0]!r})")
+        kinds[kind] = (label, n)
+    return tally_report(
+        colors,
+        kinds.get("joker", ("", 0))[1],
+        kinds.get("golden_joker", ("", 0))[1],
+        kinds.get("plus2", ("", 0))[1],
+        table,
+        extra,
+    )

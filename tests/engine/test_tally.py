@@ -1,0 +1,94 @@
+"""Tests of ``coloretto.engine.tally``: the scoring report of a physical table's tally."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coloretto.engine.scoring import ScoringError
+from coloretto.engine.tally import TallyError, cards_report, scoring_rules, tally_report
+
+CASES: list[dict[str, Any]] = json.loads(
+    (Path(__file__).parents[1] / "data" / "scoring-cases.json").read_text(encoding="utf-8")
+)
+
+
+def test_rulebook_example() -> None:
+    report = tally_report({"green": 6, "yellow": 4, "red": 3, "blue": 2}, jokers=1, plus2=1)
+    assert report == {
+        "total": 41,
+        "table": "brown",
+        "extra": None,
+        "positive": {"green": 21, "yellow": 15, "red": 6},
+        "negative": {"blue": -3},
+        "jokers": {"yellow": 1},
+        "plus2": 2,
+        "plus2_cards": 1,
+        "counts": {"green": 6, "yellow": 5, "red": 3, "blue": 2},
+        "placements": 7,
+    }
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_documented_cases(case: dict[str, Any]) -> None:
+    assert cards_report(case["cards"], case["table"])["total"] == case["total"]
+
+
+def test_unnamed_colours_golden_joker_and_extras() -> None:
+    report = cards_report({"golden_joker": 1, "Joker": 1})
+    assert report["jokers"] == {"another colour": 2} and report["total"] == 3
+    assert report["placements"] == 28
+    named = cards_report({"another colour": 6, "b": 6, "joker": 1})
+    assert named["jokers"] == {"another colour 2": 1} and named["total"] == 43
+    assert cards_report({" Rot ": 1, "+2": 2}, "brown", "single_three")["positive"] == {"Rot": 3}
+    assert cards_report({"Rot": 1, "+2": 2}, "brown", "single_three")["plus2"] == 4
+    assert cards_report({"a": 3}, "violet", "triple_three")["total"] == 2
+    report = cards_report({"a": 6, "b": 6, "c": 6, "d": 2}, "brown", "triple_minus")
+    assert report["negative"] == {"d": -9} and report["extra"] == "triple_minus"
+
+
+@pytest.mark.parametrize(
+    "cards, table, extra, field, message",
+    [
+        ({"green": -1}, "brown", None, "cards", "negative"),
+        ({"green": 1.0}, "brown", None, "cards", "not a whole number"),
+        ({"green": True}, "brown", None, "cards", "not a whole number"),
+        ({"green": "2"}, "brown", None, "cards", "not a whole number"),
+        ({"green": 10}, "brown", None, "cards", "a colour has 9 cards"),
+        ({"plus2": 11}, "brown", None, "cards", '10 "+2" cards'),
+        ({"joker": 4}, "brown", None, "cards", "at most 3 jokers"),
+        ({"golden_joker": 2}, "brown", None, "cards", "one golden joker"),
+        ({"joker": 3, "golden_joker": 1}, "brown", None, "cards", "golden joker included"),
+        ({"joker": 1, "JOKER": 1}, "brown", None, "cards", "given twice"),
+        ({"plus2": 1, "+2": 1}, "brown", None, "cards", "given twice"),
+        ({"red": 1, " Red": 1}, "brown", None, "cards", "given twice"),
+        ({f"c{i}": 1 for i in range(8)}, "brown", None, "cards", "at most 7"),
+        ({"last_round": 1}, "brown", None, "cards", "Last Round card never scores"),
+        ({"Last Round": 0}, "brown", None, "cards", "Last Round card never scores"),
+        ({"jokers": 1}, "brown", None, "cards", "count those cards as 'joker'"),
+        ({"golden joker": 1}, "brown", None, "cards", "'golden_joker'"),
+        ({"plus 2": 1}, "brown", None, "cards", "'plus2'"),
+        ({"": 1}, "brown", None, "cards", "empty"),
+        ({"x" * 41: 1}, "brown", None, "cards", "longer than 40"),
+        ({}, "gray", None, "table", "not a score table"),
+        ({}, 1, None, "table", "not a score table"),
+        ({}, "brown", "first_out_draws", "extra", "changes play, not scoring"),
+        ({}, "brown", "double", "extra", "not an Extrakarten scoring card"),
+        ([("green", 1)], "brown", None, "cards", "must be an object"),
+    ],
+)
+def test_bad_tallies(cards: Any, table: Any, extra: Any, field: str, message: str) -> None:
+    with pytest.raises(TallyError) as info:
+        cards_report(cards, table, extra)
+    assert info.value.field == field
+    assert message in str(info.value)
+    assert isinstance(info.value, ScoringError)
+
+
+def test_scoring_rules() -> None:
+    assert scoring_rules("violet", "single_three").score_table == (0, 3, 4, 8, 7, 6, 5)
+    assert scoring_rules().negative_factor == 1
+    assert scoring_rules("brown", "triple_minus").negative_factor == 3

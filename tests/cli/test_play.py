@@ -118,7 +118,9 @@ def test_complete_game_with_wrong_keys_ctrl_c_and_resume(tmp_path: Path) -> None
     assert res.valid and not res.finished
     assert saved["human_seats"] == [0]
     assert saved["agents"] == [None, "random", "random", "random"]
-    assert saved["pending_draw"]["seat"] == 0
+    tail = saved["actions"][-1]
+    assert tail == {"seat": 0, "action": "draw", "card": tail["card"]}  # drawn, not placed
+    assert "pending_draw" not in saved
     n_saved = len(saved["actions"])
 
     # Resume: the same drawn card is shown again, then play on to the end.

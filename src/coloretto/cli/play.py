@@ -42,7 +42,7 @@ from ..engine.rules import (
     preset,
 )
 from ..engine.state import hash_seed, new_game
-from ..tui.session import TerminalGame, pending_draw_of
+from ..tui.session import TerminalGame
 from .main import UsageError
 from .replay import read_record_file
 
@@ -316,7 +316,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--save needs a file name (it is empty)")
     if not args.name.strip():
         raise UsageError("--name must not be empty")
-    pending = None
     seed: int | None
     stamp = ""
     if args.resume:
@@ -350,7 +349,6 @@ def run(args: argparse.Namespace) -> int:
         salt = len(game.entries)
         save = Path(args.save) if args.save is not None else Path(args.resume)
         exclusive = args.save is not None and not _same_file(save, Path(args.resume))
-        pending = pending_draw_of(record)
     else:
         rules, deal = rules_from_args(args)
         seed = args.seed if args.seed is not None else secrets.randbits(48)
@@ -392,7 +390,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot save to {save}: {exc.strerror or exc}") from None
     try:
         return _session(
-            args, console, game, agents, humans, specs, save, seed, hint_budget, pending
+            args, console, game, agents, humans, specs, save, seed, hint_budget
         )
     except BaseException:
         if exclusive:
@@ -431,7 +429,6 @@ def _session(
     save: Path,
     seed: int | None,
     hint_budget: Budget,
-    pending: dict[str, Any] | None,
 ) -> int:
     session = TerminalGame(
         game=game,
@@ -444,7 +441,6 @@ def _session(
         hints=args.hints,
         hint_budget=hint_budget,
         read_line=lambda prompt: console.input(Text(prompt)),
-        pending_draw=pending,
     )
     return session.run()
 

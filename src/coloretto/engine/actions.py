@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any, Final, NamedTuple
 
 from .cards import COLORS, NUM_COLORS, color_code
+from .domain import KINDS, ActionKind
 from .rules import MAX_ROWS
 
 DRAW: Final = 0
@@ -28,14 +29,12 @@ TAKE0: Final = PLACE0 + MAX_ROWS
 CHOOSE0: Final = TAKE0 + MAX_ROWS
 NUM_DISTINCT_ACTIONS: Final = CHOOSE0 + NUM_COLORS
 
-KINDS: Final = ("draw", "place", "take", "choose_start")
-
 
 class Action(NamedTuple):
     """One decision: ``kind`` in ``KINDS``; ``arg`` is the row (place, take), the colour index
     (choose_start) or ``-1`` (draw). Compare and hash as tuples; ``code`` gives the integer."""
 
-    kind: str
+    kind: ActionKind
     arg: int = -1
 
     @property

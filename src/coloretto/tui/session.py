@@ -9,15 +9,13 @@ A ``TerminalGame`` plays a recorded ``Game``: people's seats are asked through t
 the other seats through ``Agent`` objects. Each person sees only their observation. The
 record is written when the game ends, and when the person presses Ctrl-C, types ``q`` or
 closes the input (then it says how to resume). Extra record keys (docs/record-format.md):
-``human_seats``, ``agents``, ``seed`` and ``pending_draw``.
+``human_seats``, ``agents`` and ``seed``. A card drawn but not yet placed is in the record as
+its trailing draw entry (``engine.record``), so a resumed game asks for its row at once.
 """
 
 from __future__ import annotations
 
 import importlib
-import json
-import os
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,11 +26,10 @@ from rich.table import Table
 from rich.text import Text
 
 from ..agents.base import Agent, Budget
-from ..engine import actions as A
 from ..engine.actions import Action
-from ..engine.cards import CARD_NAMES, COLORS, LETTERS, card_code
+from ..engine.cards import COLORS, LETTERS
 from ..engine.observation import observe
-from ..engine.record import Game
+from ..engine.record import Game, save_record
 from ..engine.scoring import ScoreBreakdown
 from ..engine.state import PLACE, GameState
 from . import render
@@ -66,8 +63,6 @@ class TerminalGame:
         hint_budget: thinking budget given to the advisor.
         read_line: reads one line of input given a prompt (default ``input``); raises
             ``EOFError`` at the end of input and ``KeyboardInterrupt`` on Ctrl-C.
-        pending_draw: from a resumed record: a card that was drawn but not yet placed when
-            the game was interrupted; it is drawn again before anything else.
     """
 
     game: Game
@@ -80,7 +75,6 @@ class TerminalGame:
     hints: bool = False
     hint_budget: Budget = field(default_factory=lambda: Budget(seconds=1.0))
     read_line: Callable[[str], str] = input
-    pending_draw: dict[str, Any] | None = None
     game_scores: list[list[int]] = field(default_factory=list)
     _advisor: Any = None
     _advisor_error: str | None = None
@@ -153,25 +147,21 @@ class TerminalGame:
             self.console.print(
                 Text(f"Resuming after {len(self.game.entries)} recorded actions.", style="bold")
             )
-        if self.pending_draw is not None:
-            self._redo_pending_draw()
+        if self.game.entries and self.state.phase == PLACE:
+            self._resumed_draw()
         self.console.print(Text("Type ? at any prompt for help.", style="dim"))
 
-    def _redo_pending_draw(self) -> None:
-        """Draw again the card that was drawn before the interruption (so resuming cannot
-        undo a draw whose card was seen)."""
+    def _resumed_draw(self) -> None:
+        """Tell the card that was drawn before the interruption: the record holds the draw,
+        so resuming cannot undo a draw whose card was seen."""
         st = self.state
-        seat = self.pending_draw.get("seat") if isinstance(self.pending_draw, dict) else None
-        if seat == st.to_move and st.decision == "turn" and A.DRAW_ACTION in st.legal_actions():
-            self.game.play(A.DRAW_ACTION)
-            self.console.print(
-                Text.assemble(
-                    f"{self.names[seat]} had drawn ",
-                    render.card_named(st.drawn),
-                    " before the break.",
-                )
+        self.console.print(
+            Text.assemble(
+                f"{self.names[st.to_move]} had drawn ",
+                render.card_named(st.drawn),
+                " before the break.",
             )
-        self.pending_draw = None
+        )
 
     # ----- people --------------------------------------------------------------------------
     def _choices(self, st: GameState, legal: Sequence[Action]) -> list[tuple[str, Action, Text]]:
@@ -465,14 +455,12 @@ class TerminalGame:
         rec["agents"] = list(self.agent_specs)
         if self.seed is not None:
             rec["seed"] = self.seed
-        st = self.state
-        if st.phase == PLACE:
-            rec["pending_draw"] = {"seat": st.to_move, "card": CARD_NAMES[st.drawn]}
         return rec
 
     def save(self) -> Path:
-        """Write the record to ``save_path`` (atomically) and return the path."""
-        write_record(self.save_path, self.record())
+        """Write the record to ``save_path`` (atomically, ``engine.record.save_record``) and
+        return the path."""
+        save_record(self.save_path, self.record())
         return self.save_path
 
     def _save_and_explain(self) -> None:
@@ -503,48 +491,3 @@ def _finished_game_state(before: GameState, action: Action) -> GameState:
     snap.rules = before.rules.replace(match_games=before.game + 1)
     snap.apply(action)
     return snap
-
-
-def write_record(path: Path, record: dict[str, Any]) -> None:
-    """Write ``record`` as JSON (one action per line) to ``path`` atomically.
-
-    Raises:
-        OSError: the file cannot be written.
-    """
-    text = dumps_record(record)
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=".coloretto-", suffix=".json", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def dumps_record(record: dict[str, Any]) -> str:
-    """JSON text of a record: one top-level key per line and one action per line."""
-    items = []
-    for key, value in record.items():
-        if key == "actions" and value:
-            inner = ",\n".join("    " + json.dumps(e) for e in value)
-            items.append(f"  {json.dumps(key)}: [\n{inner}\n  ]")
-        else:
-            items.append(f"  {json.dumps(key)}: {json.dumps(value)}")
-    return "{\n" + ",\n".join(items) + "\n}\n"
-
-
-def pending_draw_of(record: dict[str, Any]) -> dict[str, Any] | None:
-    """The record's ``pending_draw`` entry if it is well-formed, else ``None``."""
-    pd = record.get("pending_draw")
-    if isinstance(pd, dict) and type(pd.get("seat")) is int:
-        try:
-            card_code(pd.get("card"))  # type: ignore[arg-type]
-        except (ValueError, RecursionError):  # RecursionError: a deeply nested "card"
-            return None
-        return pd
-    return None

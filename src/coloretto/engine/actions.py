@@ -84,6 +84,15 @@ class Action(NamedTuple):
         Raises:
             ValueError: not an object of one of the four forms, a missing, negative or
                 non-integer ``row``, an unknown colour (the message says what is wrong).
+
+        >>> Action.from_json({"action": "take", "row": 2})
+        Action(kind='take', arg=2)
+        >>> Action.from_json({"action": "choose_start", "color": "green"}).code
+        16
+        >>> Action.from_json({"action": "take"})
+        Traceback (most recent call last):
+        ...
+        ValueError: 'take' needs a non-negative integer 'row', got None
         """
         if not isinstance(data, dict):
             # ValueError (not TypeError) is the documented contract: callers catch one type.
@@ -163,6 +172,11 @@ def decode(code: int) -> Action:
 
     Raises:
         ValueError: ``code`` is outside ``0 .. NUM_DISTINCT_ACTIONS - 1``.
+
+    >>> decode(0), decode(PLACE0 + 1), decode(TAKE0)
+    (Action(kind='draw', arg=-1), Action(kind='place', arg=1), Action(kind='take', arg=0))
+    >>> decode(TAKE0).to_json()
+    {'action': 'take', 'row': 0}
     """
     if type(code) is not int or not 0 <= code < NUM_DISTINCT_ACTIONS:
         raise ValueError(f"action code must be an integer 0..{NUM_DISTINCT_ACTIONS - 1}, got {code!r}")

@@ -392,6 +392,16 @@ def optimal_score(
     Raises:
         ScoringError: a negative or non-integer count, a bad table or factor, or a joker
             colour outside ``0..len(counts)-1``.
+
+    Four blues, two greens, one orange, a yellow, a joker and a "+2" card: the joker joins
+    the blues (5 cards: 15 points), greens and orange count positive (3 + 1), yellow
+    negative (-1), and the "+2" adds 2.
+
+    >>> b = optimal_score([4, 0, 0, 2, 1, 0, 1], jokers=1, plus2=1)
+    >>> b.total, b.jokers, b.negative
+    (20, {0: 1}, {6: -1})
+    >>> optimal_total((4, 0, 0, 2, 1, 0, 1), 1, 1)
+    20
     """
     base = tuple(counts)
     tab = tuple(table)

@@ -13,7 +13,7 @@ chosen-start pile from its seed.
 >>> from coloretto.engine import Rules, new_game
 >>> state = new_game(Rules(players=3), seed=11)
 >>> state.decision, state.round, state.cards_left()
-('turn', 1, 63)
+('turn', 1, 64)
 >>> step = state.apply(state.legal_actions()[0])
 >>> step.action.kind, step.drawn is not None, state.decision
 ('draw', True, 'place')

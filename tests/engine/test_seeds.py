@@ -21,6 +21,7 @@ from coloretto.engine.seeds import (
     PILE,
     STREAMS,
     Rng,
+    SmallChoices,
     derive_seed,
     splitmix64,
 )
@@ -111,6 +112,32 @@ def test_rng_outputs_match_the_reference(seed: int) -> None:
     assert rng.randrange(5, 9) == 5 + ref.below(4)
     assert rng.choice("abcdef") == "abcdef"[ref.below(6)]
     assert rng.state == int(ref.x)
+
+
+def test_small_choices_follow_the_bytes_of_the_outputs() -> None:
+    ref = RefRng(9)
+    stream = iter(b"".join(ref.next().to_bytes(8, "little") for _ in range(200)))
+    sizes = [1, 2, 3, 5, 7, 200, 256, 6] * 60
+    expected = []
+    for n in sizes:
+        while True:
+            b = next(stream)
+            if b < 256 - 256 % n:
+                expected.append(b % n)
+                break
+    choose = SmallChoices(Rng(9)).below
+    assert [choose(n) for n in sizes] == expected
+    with pytest.raises(ValueError, match="1 <= n <= 256"):
+        choose(257)
+    with pytest.raises(ValueError, match="1 <= n <= 256"):
+        choose(0)
+
+
+def test_small_choices_are_uniform() -> None:
+    choose = SmallChoices(Rng(17)).below
+    counts = Counter(choose(7) for _ in range(70_000))
+    chi2 = sum((counts[k] - 10_000) ** 2 / 10_000 for k in range(7))
+    assert set(counts) == set(range(7)) and chi2 < 27.9  # 6 degrees of freedom, p = 0.0001
 
 
 def test_below_rejects_the_lowest_remainder() -> None:

@@ -348,6 +348,7 @@ def _observation_from_json(data: Any) -> Observation:
     st._table = rules.score_table
     st._neg = rules.negative_factor
     st._jokers_any = rules.joker_any_color
+    st._first_out = rules.extra_card == "first_out_draws"
     st._ev = None
     if phase == CHOOSE:
         st.pile = []

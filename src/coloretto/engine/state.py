@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from . import actions as A
-from .actions import Action
+from .actions import CHOOSE0, DRAW, PLACE0, TAKE0, Action
 from .cards import (
     COLLECTION_SIZE,
     GOLDEN_JOKER,
@@ -113,6 +113,7 @@ class GameState:
 
     __slots__ = (
         "_ev",
+        "_first_out",
         "_jokers_any",
         "_neg",
         "_table",
@@ -169,11 +170,17 @@ class GameState:
     _table: tuple[int, ...]
     _neg: int
     _jokers_any: bool
+    _first_out: bool
     _ev: _Events | None
 
     # ----- construction ------------------------------------------------------------------
-    def __init__(self, rules: Rules, setups: Sequence[Setup | None]) -> None:
+    def __init__(
+        self, rules: Rules, setups: Sequence[Setup | None], *, _dealt: bool = False
+    ) -> None:
         """Start a game (or match) under ``rules`` with one ``Setup`` per game.
+
+        ``_dealt`` is for ``new_game`` only: its setups come from ``deal``, valid by
+        construction, so the check is skipped (it is inside every timed playout).
 
         Raises:
             ConfigurationError: the number of setups is not ``rules.match_games``, or a
@@ -193,8 +200,9 @@ class GameState:
         self._table = rules.score_table
         self._neg = rules.negative_factor
         self._jokers_any = rules.joker_any_color
+        self._first_out = rules.extra_card == "first_out_draws"
         for g, setup in enumerate(self.setups):
-            if setup is not None:
+            if setup is not None and not _dealt:
                 try:
                     check_setup(rules, setup)
                 except ConfigurationError as exc:
@@ -290,6 +298,7 @@ class GameState:
         new._table = self._table
         new._neg = self._neg
         new._jokers_any = self._jokers_any
+        new._first_out = self._first_out
         new._ev = None
         return new
 
@@ -320,32 +329,35 @@ class GameState:
         if phase == TURN:
             rows = self.rows
             caps = self.caps
-            taker = self.row_taker
-            codes: list[int] = []
+            # Drawing needs a card (the Last Round card aside) and an untaken row with room.
+            pile_ok = len(self.pile) > (0 if self.last_round else 1)
+            codes: list[int] = [DRAW] if pile_ok else []
             room = False
-            for r in range(self.nrows):
-                if taker[r] == UNTAKEN:
+            r = 0
+            for taken_by in self.row_taker:
+                if taken_by == UNTAKEN:
                     row = rows[r]
                     if row:
-                        codes.append(A.TAKE0 + r)
+                        codes.append(TAKE0 + r)
                         if not room and len(row) < caps[r]:
                             room = True
                     else:
                         room = True
-            if room and len(self.pile) > (0 if self.last_round else 1):
-                codes.insert(0, A.DRAW)
+                r += 1  # noqa: SIM113 (a counter is faster than enumerate here)
+            if pile_ok and not room:
+                del codes[0]
             return codes
         if phase == PLACE:
             rows = self.rows
             caps = self.caps
             taker = self.row_taker
             return [
-                A.PLACE0 + r
+                PLACE0 + r
                 for r in range(self.nrows)
                 if taker[r] == UNTAKEN and len(rows[r]) < caps[r]
             ]
         if phase == CHOOSE:
-            return [A.CHOOSE0 + c for c in self.in_play if c not in self.chosen]
+            return [CHOOSE0 + c for c in self.in_play if c not in self.chosen]
         return []
 
     def legal_actions(self) -> list[Action]:
@@ -437,9 +449,9 @@ class GameState:
         seat = self.to_move
         game = self.game
         rnd = self.round
-        placed = self.drawn if A.PLACE0 <= code < A.TAKE0 else None
+        placed = self.drawn if PLACE0 <= code < TAKE0 else None
         # A take replaces the row's list by a new empty one, so this list keeps its cards.
-        taken = self.rows[code - A.TAKE0] if A.TAKE0 <= code < A.CHOOSE0 else ()
+        taken = self.rows[code - TAKE0] if TAKE0 <= code < CHOOSE0 else ()
         ev = _Events()
         self._ev = ev
         try:
@@ -451,7 +463,7 @@ class GameState:
             action=A.ALL_ACTIONS[code],
             game=game,
             round=rnd,
-            drawn=self.drawn if code == A.DRAW else None,
+            drawn=self.drawn if code == DRAW else None,
             placed=placed,
             taken=tuple(taken),
             bonus=tuple(ev.bonus),
@@ -480,7 +492,7 @@ class GameState:
 
         The fast path: it builds no ``Step`` and records nothing (it returns ``None``);
         ``apply`` runs this same transition with a recorder attached."""
-        if code == A.DRAW:
+        if code == DRAW:
             pile = self.pile
             card = pile.pop()
             if card == LAST_ROUND:
@@ -491,30 +503,27 @@ class GameState:
                 card = pile.pop()
             self.drawn = card
             self.phase = PLACE
-        elif code < A.TAKE0:
-            self.rows[code - A.PLACE0].append(self.drawn)
+        elif code < TAKE0:
+            self.rows[code - PLACE0].append(self.drawn)
             self.drawn = NO_CARD
             self.phase = TURN
             self._next_player()
-        elif code < A.CHOOSE0:
-            self._take(code - A.TAKE0)
+        elif code < CHOOSE0:
+            self._take(code - TAKE0)
         else:
-            self._choose(code - A.CHOOSE0)
+            self._choose(code - CHOOSE0)
 
     def _take(self, r: int) -> None:
         seat = self.to_move
         col = self.coll[seat]
         row = self.rows[r]
-        golden = False
         for card in row:
             col[card] += 1
-            if card == GOLDEN_JOKER:
-                golden = True
         self.rows[r] = []
         self.row_taker[r] = seat
-        if golden:
+        if GOLDEN_JOKER in row:
             self._bonus(seat)
-        if self.takes == 0 and self.rules.extra_card == "first_out_draws":
+        if self.takes == 0 and self._first_out:
             self._bonus(seat)
         self.takes += 1
         self._leave(seat)
@@ -550,9 +559,10 @@ class GameState:
         while out[p]:
             p = (p + 1) % n
         self.to_move = p
-        # docs/rules.md §5.3: with an empty pile, a player whose untaken rows are all empty
-        # leaves the round taking nothing.
-        if self.cards_left() == 0 and not any(
+        # docs/rules.md §5.3: with an empty pile (``cards_left() == 0``: nothing, or only
+        # the Last Round card), a player whose untaken rows are all empty leaves the round
+        # taking nothing.
+        if len(self.pile) <= (0 if self.last_round else 1) and not any(
             self.rows[r] for r in range(self.nrows) if self.row_taker[r] == UNTAKEN
         ):
             ev = self._ev
@@ -740,7 +750,7 @@ def new_game(
         )
         for g in range(rules.match_games)
     ]
-    return GameState(rules, setups)
+    return GameState(rules, setups, _dealt=True)
 
 
 def hash_seed(seed: int, index: int) -> int:

@@ -351,7 +351,9 @@ def search(
             s.apply_code(code)
             if s.phase == OVER:
                 break
-            key = code if code != A.DRAW else 32 + s.drawn
+            # After a draw the chance outcome picks the child: one per drawn card, keyed
+            # past the action codes.
+            key = code if code != A.DRAW else A.NUM_DISTINCT_ACTIONS + s.drawn
             child = node.kids.get(key)
             if child is None:
                 node.kids[key] = _Node(s.to_move, s.legal_codes())

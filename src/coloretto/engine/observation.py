@@ -38,7 +38,7 @@ from .cards import (
     card_code,
     color_code,
 )
-from .domain import Phase
+from .domain import Decision, Phase
 from .errors import ConfigurationError, InvalidObservationError
 from .rules import Rules
 from .seeds import Rng
@@ -118,7 +118,7 @@ class Observation:
         return self.state.to_move
 
     @property
-    def decision(self) -> str:
+    def decision(self) -> Decision:
         """``"turn"``, ``"place"``, ``"choose_start"`` or ``"over"``."""
         return self.state.decision
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import random
 import time
 
 from coloretto.agents.heuristic import heuristic_code
 from coloretto.agents.mcts import SearchParams, _warmup_fast_core, fast_rollout_available, search
 from coloretto.engine import Rules, new_game, observe
+from coloretto.engine.seeds import Rng
 from coloretto.engine.state import GameState
 
 
@@ -75,7 +75,7 @@ def mcts_rate(states: list[GameState], seconds: float, engine_only: bool, policy
         res = search(
             obs.sample_state,
             obs.seat,
-            random.Random(i),
+            Rng(i),
             None,
             seconds,
             SearchParams(engine_only=engine_only, policy=policy),

@@ -14,8 +14,12 @@ combinations; after EVERY step the invariants of docs/rules.md are checked:
   one starts with the right player (§4, ``next_round_starter``);
 * the game ends exactly at the end of the round of the Last Round card (§5.1), or when the
   pile is exhausted in a custom setup (§5.3); matches add the totals (§5.4);
+* every ``Step`` that ``apply`` returns agrees with the states before and after it: the
+  acting seat, game and round, the card a draw revealed, the cards placed and taken, the
+  bonus cards and the Last Round card, seats leaving, cards removed, round, game and match
+  ends, and the finished game's ``GameResult``;
 * the record replays to the same state (every step of some games; a few steps and the end
-  of every game).
+  of every game), a draw waiting for its row included.
 
 Scale with ``COLORETTO_CONFORMANCE_GAMES`` (games per configuration; default below).
 """
@@ -30,7 +34,7 @@ from typing import Any
 
 import pytest
 
-from coloretto.engine import Game, GameState, Rules, new_game, preset, replay
+from coloretto.engine import Game, GameState, Rules, Step, new_game, preset, replay
 from coloretto.engine import actions as A
 from coloretto.engine.cards import CARDS_PER_COLOR, GOLDEN_JOKER, JOKER, LAST_ROUND, PLUS2
 from coloretto.engine.state import CHOOSE, OVER, PLACE, TURN
@@ -177,6 +181,88 @@ def check_transition(prev: GameState, code: int, st: GameState) -> None:
         assert st.out[prev.to_move] and st.row_taker[r] == prev.to_move
 
 
+def expected_bonus(prev: GameState, code: int) -> tuple[list[int], bool]:
+    """The bonus cards a take gets from the top of ``prev``'s pile and whether the Last Round
+    card comes up under them (docs/rules.md §5.2, ``first_out_draws``)."""
+    row = prev.rows[code - A.TAKE0]
+    draws = (GOLDEN_JOKER in row) + (
+        prev.rules.extra_card == "first_out_draws" and prev.takes == 0
+    )
+    pile = prev.pile[:]
+    got: list[int] = []
+    revealed = False
+    for _ in range(draws):
+        if pile and pile[-1] == LAST_ROUND:
+            pile.pop()
+            revealed = True
+        if pile:
+            got.append(pile.pop())
+    return got, revealed
+
+
+def check_step(prev: GameState, code: int, step: Step, st: GameState) -> None:
+    """The ``Step`` of ``code`` agrees with the states before (``prev``) and after (``st``)."""
+    assert step.seat == prev.to_move and step.action.code == code
+    assert step.game == prev.game and step.round == prev.round
+    same_game = st.game == prev.game and st.phase != OVER
+    assert step.game_over == (not same_game)
+    assert step.match_over == (st.phase == OVER)
+    assert step.round_over == (not same_game or st.round != prev.round)
+    leftover = [r[:] if prev.row_taker[i] == -1 else [] for i, r in enumerate(prev.rows)]
+    gained = [0] * 10
+    if code == A.DRAW:
+        top = prev.pile[-1]
+        assert step.last_round_revealed == (top == LAST_ROUND)
+        assert step.drawn == (prev.pile[-2] if top == LAST_ROUND else top) == st.drawn
+        assert step.placed is None and step.taken == () and step.bonus == ()
+    elif code < A.TAKE0:
+        assert step.drawn is None and step.placed == prev.drawn and step.taken == ()
+        assert step.bonus == () and not step.last_round_revealed
+        leftover[code - A.PLACE0].append(prev.drawn)
+        if not step.round_over:
+            assert st.rows[code - A.PLACE0] == leftover[code - A.PLACE0]
+    elif code < A.CHOOSE0:
+        r = code - A.TAKE0
+        assert step.taken == tuple(prev.rows[r]) and step.drawn is None and step.placed is None
+        bonus, revealed = expected_bonus(prev, code)
+        assert list(step.bonus) == bonus and step.last_round_revealed == revealed
+        leftover[r] = []
+        for c in [*step.taken, *step.bonus]:
+            gained[c] += 1
+    else:
+        assert step.drawn is None and step.placed is None and step.taken == () == step.bonus
+        gained[code - A.CHOOSE0] += 1
+    # seats leaving the round taking nothing (docs/rules.md §5.3)
+    for s in step.left:
+        assert not prev.out[s] and s != step.seat
+        if not step.round_over:
+            assert st.out[s] and s not in st.row_taker
+    if not step.round_over and code != A.DRAW and code < A.CHOOSE0:
+        newly_out = {s for s in range(st.n) if st.out[s] and not prev.out[s]}
+        assert newly_out == set(step.left) | ({step.seat} if code >= A.TAKE0 else set())
+    # cards removed at the end of the round: the rows nobody took
+    expect_removed = [c for row in leftover for c in row] if step.round_over else []
+    assert list(step.removed) == expect_removed
+    if same_game and step.round_over:
+        assert st.removed[len(st.removed) - len(step.removed):] == list(step.removed)
+    # the acting seat's collection and the finished game's result
+    mine = [a + b for a, b in zip(prev.coll[step.seat], gained)]
+    if same_game:
+        assert st.coll[step.seat] == mine and st.results == prev.results
+    else:
+        assert len(st.results) == len(prev.results) + 1
+        result = st.results[-1]
+        assert result.game == step.game and result.colors_in_play == prev.in_play
+        assert list(result.collections[step.seat]) == mine
+        for s in range(prev.n):
+            if s != step.seat:
+                assert list(result.collections[s]) == prev.coll[s]
+        assert [a - b for a, b in zip(st.match_totals, prev.match_totals)] == list(result.scores)
+        assert list(result.scores) == [
+            result.breakdown(s, prev.rules).total for s in range(prev.n)
+        ]
+
+
 def play_one(rules: Rules, seed: int, preset_name: str | None, full_replay: bool) -> int:
     """Play one seeded random game checking everything; return the number of steps."""
     state = new_game(rules, seed, preset_name=preset_name)
@@ -193,11 +279,13 @@ def play_one(rules: Rules, seed: int, preset_name: str | None, full_replay: bool
         prev = game.state.copy()
         legal = prev.legal_codes()
         code = legal[rng.randrange(len(legal))]
-        game.play(code)
+        step = game.play(code)
         st = game.state
         steps += 1
         check_invariants(st)
         check_transition(prev, code, st)
+        check_step(prev, code, step, st)
+        assert game.steps[-1] is step
         if st.game != prev.game or st.is_over():
             game_ends += 1
             # the game ended: its final round was the Last Round card's (or the pile ran out)
@@ -225,15 +313,16 @@ def _lr_revealed_by_bonus(prev: GameState, code: int) -> bool:
 
 
 def check_replay(game: Game) -> None:
-    """The record (through JSON) replays to the same state, with a pending draw redone."""
+    """The record (through JSON) replays to the same state, a draw waiting for its row
+    included, with the same Steps."""
     rec = json.loads(json.dumps(game.to_record()))
     res = replay(rec)
     assert res.valid, res.error
     assert res.game is not None
     again = res.game.state
-    if game.state.phase == PLACE:
-        again.apply(A.DRAW)
     assert again == game.state
+    assert again.results == game.state.results
+    assert res.game.steps == game.steps
     if game.state.is_over():
         assert rec["result"]["scores"] == again.totals()
 

@@ -11,6 +11,7 @@ from coloretto.agents.mcts import MCTSAgent, OracleAgent, SearchParams, engine_r
 from coloretto.arena.driver import play_out, start_game
 from coloretto.engine import LAST_ROUND, Rules, new_game, observe, preset
 from coloretto.engine.rules import PRESET_PLAYERS, PRESETS
+from coloretto.engine.seeds import Rng
 
 CONFIGS = [
     (name, n)
@@ -98,7 +99,7 @@ def test_search_statistics_are_consistent() -> None:
     state = new_game(Rules(players=4), 9)
     obs = observe(state, state.to_move)
     res = search(
-        obs.sample_state, obs.seat, random.Random(1), 50, None, SearchParams(engine_only=True)
+        obs.sample_state, obs.seat, Rng(1), 50, None, SearchParams(engine_only=True)
     )
     assert res.iterations == 50
     assert sum(res.visits) == 50
@@ -110,7 +111,7 @@ def test_search_statistics_are_consistent() -> None:
 @pytest.mark.parametrize("policy", ["hybrid", "threshold", "greedy", "random"])
 def test_engine_rollouts_finish_the_game(policy: str) -> None:
     state = new_game(Rules(players=5, edition="modern"), 8)
-    totals = engine_rollout(policy)(state, random.Random(2))
+    totals = engine_rollout(policy)(state, Rng(2))
     assert state.is_over()
     assert totals == state.totals()
 

@@ -26,6 +26,7 @@ from coloretto.arena.tournament import (
 )
 from coloretto.engine.errors import ConfigurationError
 from coloretto.engine.rules import preset
+from coloretto.engine.seeds import GAME
 from coloretto.engine.state import GameState
 
 pytestmark = pytest.mark.timeout(120)
@@ -79,9 +80,9 @@ def test_seat_entry_inverts_entry_seat() -> None:
 
 
 def test_seeds_are_stable_and_distinct() -> None:
-    assert derive_seed(1, "deal", 0) == derive_seed(1, "deal", 0)
-    seeds = {derive_seed(1, "deal", d) for d in range(100)} | {
-        derive_seed(2, "deal", d) for d in range(100)
+    assert derive_seed(1, GAME, 0) == derive_seed(1, GAME, 0)
+    seeds = {derive_seed(1, GAME, d) for d in range(100)} | {
+        derive_seed(2, GAME, d) for d in range(100)
     }
     assert len(seeds) == 200
     assert all(0 <= s < 2**63 for s in seeds)

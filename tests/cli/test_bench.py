@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import types
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from coloretto.arena.bench import bench_choice, bench_playout, bench_rules, play
 from coloretto.cli.main import main
 from coloretto.engine import hash_seed, new_game
 from coloretto.engine.actions import DRAW, PLACE0, TAKE0
+from coloretto.engine.seeds import Rng, SmallChoices
 from coloretto.engine.state import PLACE, TURN
 
 HAS_CC = bench.find_compiler() is not None
@@ -22,11 +22,11 @@ HAS_CC = bench.find_compiler() is not None
 
 def test_bench_choice_is_an_index_into_the_legal_codes() -> None:
     codes = [0, 8, 10]
-    assert bench_choice(codes, lambda: 0.0) == 0
-    assert bench_choice(codes, lambda: 0.34) == 8
-    assert bench_choice(codes, lambda: 0.999999) == 10
-    rng = random.Random(1)
-    picks = [bench_choice(codes, rng.random) for _ in range(300)]
+    assert bench_choice(codes, lambda n: 0) == 0
+    assert bench_choice(codes, lambda n: 1) == 8
+    assert bench_choice(codes, lambda n: n - 1) == 10
+    below = SmallChoices(Rng(1)).below
+    picks = [bench_choice(codes, below) for _ in range(300)]
     assert set(picks) == set(codes)
 
 
@@ -39,7 +39,7 @@ def test_policy_plays_complete_legal_games(players: int) -> None:
     assert rules.edition == "classic" and rules.table == "brown"
     for g in range(5):
         state = new_game(rules, hash_seed(3, g))
-        rng = random.Random(g)
+        below = SmallChoices(Rng(g)).below
         steps = 0
         while not state.is_over():
             codes = state.legal_codes()
@@ -48,12 +48,12 @@ def test_policy_plays_complete_legal_games(players: int) -> None:
             else:
                 assert state.phase == PLACE
                 assert all(PLACE0 <= c < PLACE0 + state.nrows for c in codes)
-            choice = bench_choice(codes, rng.random)
+            choice = bench_choice(codes, below)
             assert choice in codes
             state.apply(choice)  # checked: raises on an illegal action
             steps += 1
         assert state.last_round
-        fast = playout(new_game(rules, hash_seed(3, g)), random.Random(g).random)
+        fast = playout(new_game(rules, hash_seed(3, g)), SmallChoices(Rng(g)).below)
         assert fast.is_over() and fast.totals() == state.totals()
         assert fast.to_dict() == state.to_dict()
 

@@ -137,7 +137,9 @@ def test_complete_game_with_wrong_keys_ctrl_c_and_resume(tmp_path: Path) -> None
     assert res.valid and not res.finished
     assert saved["human_seats"] == [0]
     assert saved["agents"] == [None, "random", "random", "random"]
-    assert saved["pending_draw"]["seat"] == 0
+    tail = saved["actions"][-1]
+    assert tail == {"seat": 0, "action": "draw", "card": tail["card"]}  # drawn, not placed
+    assert "pending_draw" not in saved
     n_saved = len(saved["actions"])
 
     # Resume: the same drawn card is shown again, then play on to the end.
@@ -638,7 +640,8 @@ def test_kill_9_mid_game_then_resume(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     killed = json.loads(save.read_text())
-    assert killed["pending_draw"]["seat"] == 0
+    pending = killed["actions"][-1]  # the unplaced draw: a draw entry without its row
+    assert pending == {"seat": 0, "action": "draw", "card": pending["card"]}
     assert len(killed["actions"]) > len(after["actions"])
     shown = run_cli("show", "k.json", cwd=tmp_path)  # the table as saved: the card waits
     assert shown.returncode == 0, shown.stderr
@@ -654,10 +657,11 @@ def test_kill_9_mid_game_then_resume(tmp_path: Path) -> None:
     _, status, _ = play_session(child)
     assert status == 0
     final = json.loads(save.read_text())
-    assert final["actions"][: len(killed["actions"])] == killed["actions"]
-    entry = final["actions"][len(killed["actions"])]
-    assert entry["seat"] == 0 and entry["action"] == "draw"
-    assert entry["card"] == killed["pending_draw"]["card"]
+    kept = len(killed["actions"]) - 1
+    assert final["actions"][:kept] == killed["actions"][:kept]
+    entry = final["actions"][kept]  # the same draw, now with its row
+    assert entry["seat"] == 0 and entry["action"] == "draw" and "row" in entry
+    assert entry["card"] == pending["card"]
     assert replay(final).finished
 
 

@@ -114,7 +114,7 @@ def test_a_saved_pending_draw_is_shown(tmp_path: Path, capsys: pytest.CaptureFix
     game.play(Action("draw"))
     card = game.state.drawn
     rec = session_record(game, [seat], [None if s == seat else "random" for s in range(3)], 4)
-    assert rec["pending_draw"] == {"seat": seat, "card": CARD_NAMES[card]}
+    assert rec["actions"][-1] == {"seat": seat, "action": "draw", "card": CARD_NAMES[card]}
     path = write(tmp_path, rec)
     assert main(["show", path]) == 0
     text = capsys.readouterr().out
@@ -126,7 +126,7 @@ def test_a_saved_pending_draw_is_shown(tmp_path: Path, capsys: pytest.CaptureFix
     out = json.loads(capsys.readouterr().out)
     assert out["decision"] == "place" and out["drawn_card"] == CARD_NAMES[card]
     assert out["to_move"] == seat
-    # without the pending draw the same record shows the turn before the draw
-    del rec["pending_draw"]
+    # without the unplaced draw the same record shows the turn before the draw
+    rec["actions"].pop()
     assert main(["show", write(tmp_path, rec, "turn.json")]) == 0
     assert "must place it" not in capsys.readouterr().out

@@ -161,3 +161,22 @@ def full_deck(state: GameState) -> Counter[int]:
     deck = pile_composition(state.rules, setup.removed_colors, [])
     deck[LAST_ROUND] = 1
     return deck
+
+
+def big_rows(players: int, **kw: object) -> Rules:
+    """Six rows of capacity 6: a custom setup in which the draw pile can run out."""
+    return Rules(players=players, row_capacities=(6,) * 6, **kw)  # type: ignore[arg-type]
+
+
+def to_pile_exhaustion(st: GameState, last_cards: int) -> None:
+    """5 players, six rows of 6: three rounds; the last draws ``last_cards`` cards after the
+    Last Round card into rows 0, 1, 2 until the pile is empty."""
+    run_plan(st, " ".join(f"d{r}" for r in range(6) for _ in range(6)))
+    run_plan(st, "t0 t1 t2 t3 t4")
+    assert st.round == 2
+    above = above_lr(st)
+    plan = [f"d{r}" for r in range(3) for _ in range(6)][: above - 2] + ["d3", "d4"]
+    run_plan(st, " ".join(plan) + " t0 t1 t2 t3 t4")
+    assert st.round == 3 and above_lr(st) == 0
+    run_plan(st, " ".join([f"d{r}" for r in range(3) for _ in range(6)][:last_cards]))
+    assert st.last_round and st.cards_left() == 0

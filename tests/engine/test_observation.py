@@ -16,6 +16,7 @@ import pytest
 from coloretto.engine import OBSERVATION_FORMAT, GameState, Rules, new_game, observe, preset
 from coloretto.engine.cards import CARD_NAMES, LAST_ROUND
 from coloretto.engine.observation import redact
+from coloretto.engine.seeds import Rng
 
 CONFIGS = [
     Rules(players=2),
@@ -133,7 +134,7 @@ def test_future_games_of_a_match_are_hidden() -> None:
 
 @pytest.mark.parametrize("rules", CONFIGS[:6], ids=str)
 def test_sample_state_is_consistent_with_the_observation(rules: Rules) -> None:
-    rng = random.Random(7)
+    rng = Rng(7)
     differs = 0
     for st in observed_points(rules, 11, every=13):
         for seat in range(st.n):
@@ -153,7 +154,7 @@ def test_sample_state_is_consistent_with_the_observation(rules: Rules) -> None:
 
 def test_sample_state_in_a_match_deals_later_games() -> None:
     st = new_game(Rules(players=3, match_games=2), 4)
-    sample = observe(st, 0).sample_state(random.Random(1))
+    sample = observe(st, 0).sample_state(Rng(1))
     assert sample.setups[1] is not None
     while not sample.is_over():
         sample.apply(sample.legal_codes()[0])

@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 from engine_helpers import (
     above_lr,
+    big_rows,
     card_total,
     drain_to,
     draw,
@@ -20,6 +21,7 @@ from engine_helpers import (
     simple_step,
     stacked_state,
     take,
+    to_pile_exhaustion,
 )
 
 from coloretto.engine import (
@@ -357,24 +359,6 @@ def test_classic_has_no_golden_joker_bonus() -> None:
     st = stacked_state(Rules(players=4), top=["joker", "pink"])
     run_plan(st, "d0 t0")
     assert st.coll[1][JOKER] == 1 and sum(st.coll[1]) == 2  # starting card + joker only
-
-
-def big_rows(players: int, **kw: object) -> Rules:
-    return Rules(players=players, row_capacities=(6,) * 6, **kw)  # type: ignore[arg-type]
-
-
-def to_pile_exhaustion(st: GameState, last_cards: int) -> None:
-    """5 players, six rows of 6: three rounds; the last draws ``last_cards`` cards after the
-    Last Round card into rows 0, 1, 2 until the pile is empty."""
-    run_plan(st, " ".join(f"d{r}" for r in range(6) for _ in range(6)))
-    run_plan(st, "t0 t1 t2 t3 t4")
-    assert st.round == 2
-    above = above_lr(st)
-    plan = [f"d{r}" for r in range(3) for _ in range(6)][: above - 2] + ["d3", "d4"]
-    run_plan(st, " ".join(plan) + " t0 t1 t2 t3 t4")
-    assert st.round == 3 and above_lr(st) == 0
-    run_plan(st, " ".join([f"d{r}" for r in range(3) for _ in range(6)][:last_cards]))
-    assert st.last_round and st.cards_left() == 0
 
 
 def test_empty_pile_drawing_illegal_players_with_empty_rows_leave() -> None:

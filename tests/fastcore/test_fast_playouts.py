@@ -13,6 +13,7 @@ from coloretto.agents.baseline import GreedyAgent, row_gain
 from coloretto.engine.errors import ConfigurationError
 from coloretto.engine.observation import observe
 from coloretto.engine.rules import Rules, preset
+from coloretto.engine.seeds import Rng
 from coloretto.engine.setup import Setup
 from coloretto.engine.state import GameState, new_game
 from coloretto.fastcore import decode, encode, fast_apply, rollout_scores, rules_template
@@ -112,7 +113,7 @@ def test_rollout_scores_is_deterministic_and_checks_input() -> None:
     assert np.array_equal(a, rollout_scores(st, 5, 50))
     assert not np.array_equal(a, rollout_scores(st, 6, 50))
     assert rollout_scores(st, 5, 50, "greedy").shape == (50, 4)
-    sampled = observe(st, 0).sample_state(random.Random(1))
+    sampled = observe(st, 0).sample_state(Rng(1))
     assert rollout_scores(sampled, 1, 3).shape == (3, 4)
     with pytest.raises(ValueError, match="policy"):
         rollout_scores(st, 1, 1, "smart")

@@ -1,14 +1,14 @@
 """The ``Agent`` interface shared by every computer player.
 
 An agent receives an observation (what its seat may know, ``coloretto.engine.observation``)
-and the legal actions, and returns one of them. It is seeded (its own ``random.Random``, so
-games replay exactly) and accepts a ``Budget`` (iterations and/or seconds per decision).
+and the legal actions, and returns one of them. It is seeded (its own
+``coloretto.engine.seeds.Rng``, so games replay exactly) and accepts a ``Budget``
+(iterations and/or seconds per decision).
 """
 
 from __future__ import annotations
 
 import math
-import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,6 +17,7 @@ from typing import ClassVar
 from ..engine.actions import Action
 from ..engine.observation import Observation
 from ..engine.rules import Rules
+from ..engine.seeds import Rng
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class Agent(ABC):
         name: short name (the registry key, e.g. ``"greedy"``).
         seed: seed of ``self.rng``.
         budget: the thinking budget.
-        rng: the agent's own random generator (never the global one).
+        rng: the agent's own random generator, ``Rng(seed)`` (never a global one).
     """
 
     name: ClassVar[str] = "agent"
@@ -82,7 +83,7 @@ class Agent(ABC):
     def __init__(self, seed: int = 0, budget: Budget | None = None) -> None:
         self.seed = seed
         self.budget = budget or Budget()
-        self.rng = random.Random(seed)
+        self.rng = Rng(seed)
         self.seat = -1
         self.rules: Rules | None = None
 

@@ -13,45 +13,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine.cards import GOLDEN_JOKER, JOKER, LAST_ROUND, NUM_COLORS, PLUS2
-from ..engine.scoring import optimal_total
-from ..engine.state import GameState
+from ..engine.cards import COLLECTION_SIZE, LAST_ROUND
+from ..engine.scoring import collection_total_plus
+from ..engine.state import UNTAKEN, GameState
 
 __all__ = ["RowGains", "collection_value", "turn_order_after", "unseen_counts"]
 
 
 def collection_value(state: GameState, seat: int, extra: Sequence[int] = ()) -> int:
-    """Optimal score of ``seat``'s collection plus the card codes ``extra`` (docs/rules.md §6).
-
-    Jokers may go to the colours ``joker_any_color`` allows; the table and negative factor
-    are the rules' (violet table, ``triple_minus`` and the Extrakarten tables included).
-    """
-    col = state.coll[seat]
-    counts = col[:NUM_COLORS]
-    jokers = col[JOKER] + col[GOLDEN_JOKER]
-    plus2 = col[PLUS2]
-    for c in extra:
-        if c < NUM_COLORS:
-            counts[c] += 1
-        elif c == PLUS2:
-            plus2 += 1
-        elif c == JOKER or c == GOLDEN_JOKER:
-            jokers += 1
-    rules = state.rules
-    in_play = state.in_play
-    if rules.joker_any_color or not jokers:
-        targets = in_play
-    else:
-        targets = tuple(c for c in in_play if counts[c]) or in_play
-    return optimal_total(
-        tuple(counts), jokers, plus2, rules.score_table, rules.negative_factor, targets
-    )
+    """Optimal score of ``seat``'s collection plus the card codes ``extra`` (docs/rules.md §6):
+    the engine's ``scoring.collection_total_plus`` (jokers where the rules allow, the rules'
+    table and negative factor)."""
+    return collection_total_plus(state.coll[seat], extra, state.rules, state.in_play)
 
 
 def unseen_counts(state: GameState) -> list[int]:
     """Counts (indexed by card code 0..9) of the cards in the draw pile, the Last Round card
     excluded. The composition is public (docs/rules.md §1); only the order is secret."""
-    counts = [0] * 10
+    counts = [0] * COLLECTION_SIZE
     for c in state.pile:
         if c != LAST_ROUND:
             counts[c] += 1
@@ -93,7 +72,7 @@ class RowGains:
     def __init__(self, state: GameState, seats: Sequence[int]) -> None:
         self.state = state
         self.seats = list(seats)
-        self.open_rows = [r for r in range(state.nrows) if state.row_taker[r] == -1]
+        self.open_rows = [r for r in range(state.nrows) if state.row_taker[r] == UNTAKEN]
         self.base = {s: collection_value(state, s) for s in self.seats}
         self.unseen = unseen_counts(state)
         self.total_unseen = sum(self.unseen)

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from ..engine import actions as A
 from ..engine.actions import Action
-from ..engine.cards import GOLDEN_JOKER
+from ..engine.cards import GOLDEN_JOKER, JOKER
 from ..engine.observation import Observation
 from ..engine.state import CHOOSE, PLACE, TURN, GameState
 from .base import Agent, Budget
@@ -133,7 +133,7 @@ class _Judge:
     def _extra(self, seat: int, cards: Sequence[int]) -> float:
         v = 0.0
         for c in cards:
-            if c == 7 or c == GOLDEN_JOKER:
+            if c == JOKER or c == GOLDEN_JOKER:
                 v += self.jb
             if c == GOLDEN_JOKER:
                 v += self.rg.card_bonus(seat)

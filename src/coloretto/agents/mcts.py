@@ -23,13 +23,15 @@ depth) and walks one shared tree with it:
 **Rollouts** are pluggable (``RolloutFn``): ``coloretto.fastcore.rollout_scores`` (Numba)
 when it imports and the state is the last game of its match, else a pure-engine playout;
 ``MCTSAgent(engine_only=True)`` forces the engine (for ``benchmarks/mcts_speed.py``). The
-rollout policy is ``"greedy"`` (each seat takes its best positive-gain row or draws, and
-places where the card helps it most) or ``"random"``.
+rollout policy is ``"greedy"`` (the engine's reference policy,
+``coloretto.engine.policy.greedy_code``: each seat takes its best positive-gain row or draws,
+and places where the card helps it most) or ``"random"``.
 
 **Determinism.** Each decision seeds its generator from the agent's seed and a digest of the
-observation, so the same seed and the same observation give the same action under an
-iteration budget (a seconds budget depends on the machine's speed). The search never sees
-the real draw pile order: the observation's pile is redacted and samples are reshuffled.
+observation (``decision_rng``: ``Rng(derive_seed(seed, DECISION, digest))``), so the same
+seed and the same observation give the same action under an iteration budget (a seconds
+budget depends on the machine's speed). The search never sees the real draw pile order: the
+observation's pile is redacted and samples are reshuffled.
 
 ``OracleAgent`` (measurement only, ``needs_true_state``) runs the same search on the true
 state passed to ``peek`` instead of samples.
@@ -40,7 +42,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -48,8 +49,10 @@ from dataclasses import dataclass, field
 from ..engine import actions as A
 from ..engine.actions import Action
 from ..engine.observation import Observation
+from ..engine.policy import greedy_code
 from ..engine.rules import Rules
-from ..engine.state import OVER, PLACE, TURN, GameState
+from ..engine.seeds import DECISION, Rng, derive_seed
+from ..engine.state import OVER, PLACE, TURN, UNTAKEN, GameState
 from .base import Agent, Budget
 from .features import collection_value
 from .heuristic import heuristic_scores
@@ -67,48 +70,18 @@ __all__ = [
 DEFAULT_SECONDS = 0.5
 """Seconds per decision when the budget names none."""
 
-RolloutFn = Callable[[GameState, random.Random], list[int]]
+RolloutFn = Callable[[GameState, Rng], list[int]]
 """``rollout(state, rng) -> totals``: play the fully determined ``state`` to the end (it may
 be changed) and return each seat's final total."""
 
 
 # ----- rollouts ---------------------------------------------------------------------------
-def _greedy_code(s: GameState, codes: list[int], rng: random.Random) -> int:
-    """The ``greedy`` rollout policy (see module docstring); ties at random."""
-    seat = s.to_move
-    base = collection_value(s, seat)
-    rows = s.rows
-    if s.phase == TURN:
-        best = -1
-        best_g = 0
-        can_draw = codes[0] == A.DRAW
-        for c in codes:
-            if c >= A.TAKE0:
-                g = collection_value(s, seat, rows[c - A.TAKE0]) - base
-                if g > best_g or (best < 0 and not can_draw):
-                    best, best_g = c, g
-        return best if best >= 0 else A.DRAW
-    card = s.drawn
-    best_c = codes[0]
-    best_d = -1e9
-    for c in codes:
-        row = rows[c - A.PLACE0]
-        d = (
-            collection_value(s, seat, row + [card])
-            - collection_value(s, seat, row)
-            + rng.random() * 0.01
-        )
-        if d > best_d:
-            best_c, best_d = c, d
-    return best_c
-
-
-def _threshold_code(s: GameState, codes: list[int], rng: random.Random) -> int:
+def _threshold_code(s: GameState, codes: list[int], rng: Rng) -> int:
     """The ``threshold`` rollout policy: like ``greedy`` but a row is taken only when its
     gain reaches ``THRESHOLD_A * (1 - fill) + THRESHOLD_B`` points, ``fill`` being the filled
     fraction of the open rows' capacity (or when drawing is illegal)."""
     if s.phase == PLACE:
-        return _greedy_code(s, codes, rng)
+        return greedy_code(s, rng, codes)
     seat = s.to_move
     base = collection_value(s, seat)
     rows = s.rows
@@ -127,7 +100,7 @@ def _threshold_code(s: GameState, codes: list[int], rng: random.Random) -> int:
     caps = s.caps
     taker = s.row_taker
     for r in range(s.nrows):
-        if taker[r] == -1:
+        if taker[r] == UNTAKEN:
             filled += len(rows[r])
             cap += caps[r]
     if best_g >= THRESHOLD_A * (1.0 - filled / cap) + THRESHOLD_B:
@@ -152,7 +125,7 @@ def engine_rollout(policy: str = "threshold") -> RolloutFn:
     if policy not in ROLLOUT_POLICIES:
         raise ValueError(f"unknown rollout policy {policy!r}; known: {', '.join(ROLLOUT_POLICIES)}")
 
-    def rollout(s: GameState, rng: random.Random) -> list[int]:
+    def rollout(s: GameState, rng: Rng) -> list[int]:
         pol = policy
         rnd = s.round
         game = s.game
@@ -163,9 +136,9 @@ def engine_rollout(policy: str = "threshold") -> RolloutFn:
             if len(codes) == 1:
                 s.apply_code(codes[0])
             elif pol == "random" or not (s.phase == TURN or s.phase == PLACE):
-                s.apply_code(codes[rng.randrange(len(codes))])
+                s.apply_code(codes[rng.below(len(codes))])
             elif pol == "greedy":
-                s.apply_code(_greedy_code(s, codes, rng))
+                s.apply_code(greedy_code(s, rng, codes))
             else:
                 s.apply_code(_threshold_code(s, codes, rng))
         return s.totals()
@@ -205,7 +178,7 @@ def fast_rollout(policy: str = "hybrid") -> RolloutFn | None:
     fallback = engine_rollout("greedy" if policy == "hybrid" else policy)
     fast_policy = "greedy" if policy == "hybrid" else policy
 
-    def rollout(s: GameState, rng: random.Random) -> list[int]:
+    def rollout(s: GameState, rng: Rng) -> list[int]:
         if policy == "hybrid":
             rnd = s.round
             while s.phase != OVER and s.round == rnd:
@@ -215,10 +188,10 @@ def fast_rollout(policy: str = "hybrid") -> RolloutFn | None:
                 elif s.phase == TURN or s.phase == PLACE:
                     s.apply_code(_threshold_code(s, codes, rng))
                 else:
-                    s.apply_code(codes[rng.randrange(len(codes))])
+                    s.apply_code(codes[rng.below(len(codes))])
         if s.phase not in (TURN, PLACE) or s.game + 1 < s.rules.match_games:
             return fallback(s, rng)
-        scores = fn(s, rng.randrange(2**31), 1, fast_policy)
+        scores = fn(s, rng.next_u64(), 1, fast_policy)
         row = scores[0]  # type: ignore[index]
         return [int(t) + int(v) for t, v in zip(s.match_totals, row)]
 
@@ -304,9 +277,9 @@ def _priors(s: GameState, codes: list[int], temp: float) -> list[float]:
 
 
 def search(
-    sampler: Callable[[random.Random], GameState],
+    sampler: Callable[[Rng], GameState],
     seat: int,
-    rng: random.Random,
+    rng: Rng,
     iterations: int | None,
     seconds: float | None,
     params: SearchParams = SearchParams(),
@@ -386,7 +359,9 @@ def search(
             s.apply_code(code)
             if s.phase == OVER:
                 break
-            key = code if code != A.DRAW else 32 + s.drawn
+            # After a draw the chance outcome picks the child: one per drawn card, keyed
+            # past the action codes.
+            key = code if code != A.DRAW else A.NUM_DISTINCT_ACTIONS + s.drawn
             child = node.kids.get(key)
             if child is None:
                 node.kids[key] = _Node(s.to_move, s.legal_codes())
@@ -438,9 +413,11 @@ def observation_digest(observation: Observation) -> str:
     return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=16).hexdigest()
 
 
-def decision_rng(seed: int, observation: Observation) -> random.Random:
-    """The generator of one decision: a function of the agent's seed and the observation."""
-    return random.Random(f"coloretto-mcts:{seed}:{observation_digest(observation)}")
+def decision_rng(seed: int, observation: Observation) -> Rng:
+    """The generator of one decision, a function of the agent's seed and the observation:
+    ``Rng(derive_seed(seed, DECISION, d))`` with ``d`` the first 64 bits of
+    ``observation_digest``."""
+    return Rng(derive_seed(seed, DECISION, int(observation_digest(observation)[:16], 16)))
 
 
 class MCTSAgent(Agent):
@@ -479,7 +456,7 @@ class MCTSAgent(Agent):
             return None, DEFAULT_SECONDS
         return b.iterations, b.seconds
 
-    def _sampler(self, observation: Observation) -> Callable[[random.Random], GameState]:
+    def _sampler(self, observation: Observation) -> Callable[[Rng], GameState]:
         return observation.sample_state
 
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
@@ -517,7 +494,7 @@ class OracleAgent(MCTSAgent):
         """Receive the true state before a decision (called by the host)."""
         self._true = state.copy()
 
-    def _sampler(self, observation: Observation) -> Callable[[random.Random], GameState]:
+    def _sampler(self, observation: Observation) -> Callable[[Rng], GameState]:
         true = self._true
         if true is None:
             raise RuntimeError("the oracle needs peek(state) before each decision")

@@ -7,15 +7,15 @@ the end. ``limit.c`` (shipped as ``coloretto/arena/data/limit.c``) plays the sam
 
 Our playout uses the engine's fast path (``GameState.legal_codes``, ``apply_code``,
 ``totals``), no agents or observations. Each game is dealt by ``new_game`` from
-``hash_seed(seed, i)`` (the deal is inside the timed region, as limit.c's shuffle is), and
-the policy draws from one ``random.Random(seed)``.
+``derive_seed(seed, GAME, i)`` (the deal is inside the timed region, as limit.c's shuffle
+is), and the policy's choices come from one
+``SmallChoices(Rng(derive_seed(seed, AGENT))).below`` (``engine.seeds``: exactly uniform).
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-import random
 import re
 import shutil
 import subprocess
@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.rules import Rules
-from ..engine.state import OVER, GameState, hash_seed, new_game
+from ..engine.seeds import AGENT, GAME, Rng, SmallChoices, derive_seed
+from ..engine.state import OVER, GameState, new_game
 
 LIMIT_C_DEFAULT = Path(__file__).resolve().parent / "data" / "limit.c"
 """limit.c as shipped with the package (``coloretto/arena/data/limit.c``)."""
@@ -47,25 +48,28 @@ def bench_rules(players: int) -> Rules:
     return Rules(players=players, edition="classic", table="brown")
 
 
-def bench_choice(codes: list[int], uniform: Callable[[], float]) -> int:
-    """The benchmark policy's choice among ``codes`` (``GameState.legal_codes()``).
+Below = Callable[[int], int]
+"""``below(n)``: a uniform integer in ``0 .. n - 1`` (``SmallChoices.below``, ``Rng.below``)."""
+
+
+def bench_choice(codes: list[int], below: Below) -> int:
+    """The benchmark policy's choice among ``codes`` (``GameState.legal_codes()``):
+    ``codes[below(len(codes))]``.
 
     At a turn the legal codes are exactly {draw, if legal} and {take row r, each legal r}; at
     a placement they are the legal rows; either way the policy is uniform over them.
-    ``uniform()`` returns a float in [0, 1) (``random.Random.random``); the index
-    ``int(uniform() * len(codes))`` is uniform up to float rounding (< 2**-50).
 
     Raises:
-        IndexError: ``codes`` is empty (the game is over).
+        ValueError: ``codes`` is empty (the game is over).
     """
-    return codes[int(uniform() * len(codes))]
+    return codes[below(len(codes))]
 
 
-def playout(state: GameState, uniform: Callable[[], float]) -> GameState:
+def playout(state: GameState, below: Below) -> GameState:
     """Play ``state`` to its end with the benchmark policy (in place); return it."""
     while state.phase != OVER:
         codes = state.legal_codes()
-        state.apply_code(codes[int(uniform() * len(codes))])
+        state.apply_code(codes[below(len(codes))])
     return state
 
 
@@ -83,11 +87,11 @@ def bench_playout(players: int = 4, games: int = 2000, seed: int = 0) -> dict[st
     if games <= 0:
         raise ValueError(f"the number of games must be positive, not {games}")
     rules = bench_rules(players)
-    uniform = random.Random(seed).random
+    below = SmallChoices(Rng(derive_seed(seed, AGENT))).below
     winner_sum = 0
     start = time.perf_counter()
     for i in range(games):
-        state = playout(new_game(rules, hash_seed(seed, i)), uniform)
+        state = playout(new_game(rules, derive_seed(seed, GAME, i)), below)
         winner_sum += max(state.totals())
     seconds = time.perf_counter() - start
     return {

@@ -7,13 +7,13 @@ report the same figures.
 from __future__ import annotations
 
 import math
-import random
 import time
 from typing import Any
 
 from ..engine.cards import CARDS_PER_COLOR, NUM_COLORS, NUM_PLUS2
 from ..engine.rules import BROWN_TABLE
 from ..engine.scoring import clear_score_cache, optimal_total, optimal_total_uncached
+from ..engine.seeds import SAMPLE, Rng, derive_seed
 
 Collection = tuple[tuple[int, ...], int, int]
 """(colour counts, jokers, "+2" cards)"""
@@ -30,11 +30,11 @@ def random_collections(n: int, seed: int = 0) -> list[Collection]:
     Returns:
         A list of ``(counts, jokers, plus2)`` with ``counts`` a tuple of 7 colour counts.
     """
-    rng = random.Random(seed)
+    rng = Rng(derive_seed(seed, SAMPLE))
     deck = [c for c in range(NUM_COLORS) for _ in range(CARDS_PER_COLOR)] + [NUM_COLORS] * NUM_PLUS2
     out: list[Collection] = []
     for _ in range(n):
-        jokers = rng.randint(0, 3)
+        jokers = rng.below(4)
         counts = [0] * (NUM_COLORS + 1)
         for card in rng.sample(deck, CARDS_PER_PLAYER - jokers):
             counts[card] += 1

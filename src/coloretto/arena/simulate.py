@@ -1,8 +1,8 @@
 """Simulate many games between agents, in one or several processes.
 
-Seeds: one root ``seed`` per run. Game ``i`` is dealt from ``game_seed(seed, i)``
-(``coloretto.engine.hash_seed``) and the agent in seat ``s`` of that game is seeded with
-``agent_seed(game_seed(seed, i), s)``. A game therefore depends only on (rules, agent specs,
+Seeds (``coloretto.engine.seeds``): one root ``seed`` per run. Game ``i`` is dealt from
+``game_seed(seed, i) = derive_seed(seed, GAME, i)`` and the agent in seat ``s`` of that game
+is seeded with ``agent_seed(game_seed(seed, i), s) = derive_seed(game_seed, AGENT, s)``. A game therefore depends only on (rules, agent specs,
 root seed, index): any game can be rerun alone with :func:`play_game`, and the results are
 the same whatever the number of worker processes.
 
@@ -21,8 +21,6 @@ results differ from the engine path's for the same seed; both are deterministic.
 from __future__ import annotations
 
 import importlib
-import json
-import random
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -32,8 +30,9 @@ from types import ModuleType
 from typing import Any
 
 from ..agents import Budget, make_agent
+from ..engine.record import save_record
 from ..engine.rules import PRESET_REMOVED_COLORS, Rules
-from ..engine.state import hash_seed
+from ..engine.seeds import AGENT, FALLBACK, GAME, derive_seed
 from .driver import start_game
 from .failures import (
     DEFAULT_FAILURE_POLICY,
@@ -56,19 +55,22 @@ ProgressHook = Callable[[int], None]
 
 
 def game_seed(seed: int, index: int) -> int:
-    """Seed of game ``index`` (0-based) of a run with root ``seed``."""
-    return hash_seed(seed, index)
+    """Seed of game ``index`` (0-based) of a run with root ``seed``:
+    ``derive_seed(seed, GAME, index)``."""
+    return derive_seed(seed, GAME, index)
 
 
 def agent_seed(seed_of_game: int, seat: int) -> int:
-    """Seed of the agent in ``seat`` of the game dealt from ``seed_of_game`` (63 bits)."""
-    return random.Random(f"coloretto-agent:{seed_of_game}:{seat}").randrange(2**63)
+    """Seed of the agent in ``seat`` of the game dealt from ``seed_of_game`` (63 bits):
+    ``derive_seed(seed_of_game, AGENT, seat)``."""
+    return derive_seed(seed_of_game, AGENT, seat)
 
 
 def fallback_seed(seed_of_game: int, seat: int) -> int:
     """Seed of the fallback agent that takes over ``seat`` of the game dealt from
-    ``seed_of_game`` after an engine failure (``on_engine_failure="fallback:SPEC"``)."""
-    return random.Random(f"coloretto-fallback:{seed_of_game}:{seat}").randrange(2**63)
+    ``seed_of_game`` after an engine failure (``on_engine_failure="fallback:SPEC"``):
+    ``derive_seed(seed_of_game, FALLBACK, seat)``."""
+    return derive_seed(seed_of_game, FALLBACK, seat)
 
 
 @dataclass(frozen=True)
@@ -193,7 +195,7 @@ def play_game_outcome(
             player.close()
     if save_dir is not None:
         path = save_dir / f"game-{index:06d}.json"
-        path.write_text(json.dumps(game.to_record(), indent=1) + "\n", encoding="utf-8")
+        save_record(path, game.to_record())
     return GameOutcome(scores, forfeit, failures)
 
 

@@ -4,13 +4,14 @@ Method
 ------
 - **Entries.** ``agents`` lists one agent spec per entry (``make_agent`` specs, including
   ``cmd:COMMAND`` external engines); there are as many entries as seats.
-- **Duplicate deals.** Deal ``d`` (seed ``derive_seed(root, "deal", d)``) is played
+- **Duplicate deals.** Deal ``d`` (seed ``derive_seed(root, GAME, d)``) is played
   ``n`` times (``n`` players), once per rotation ``r = 0..n-1``; in rotation ``r`` entry ``e``
   sits in seat ``(e + r) mod n``. Every entry thus plays every deal from every seat, so the
   luck of the deal (and of the seat order) cancels. Game index ``g = d * n + r``. The number
   of games is rounded up to a multiple of ``n`` (whole deals).
-- **Seeds.** Agents are seeded per game and seat (``derive_seed(root, "agent", g, seat)``),
-  a fallback player with ``derive_seed(root, "fallback", g, seat)``. Results are sorted by
+- **Seeds.** ``derive_seed`` and the stream constants of ``coloretto.engine.seeds``. Agents
+  are seeded per game and seat (``derive_seed(root, AGENT, g, seat)``), a fallback player
+  with ``derive_seed(root, FALLBACK, g, seat)``. Results are sorted by
   game index before aggregation, so the same root seed gives the same results for any
   worker count and backend (except timings).
 - **Per game and seat:** win share (1 for a sole winner, ``1/k`` for ``k`` tied winners,
@@ -37,7 +38,6 @@ Method
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import math
 import time
@@ -49,6 +49,7 @@ from ..agents.base import Agent, Budget
 from ..agents.registry import make_agent
 from ..engine.errors import ConfigurationError
 from ..engine.rules import Rules
+from ..engine.seeds import AGENT, FALLBACK, GAME, derive_seed
 from .driver import start_game
 from .failures import (
     SeatPlayer,
@@ -64,13 +65,6 @@ from .stats import WIN_SHARE_RANGE, Estimate, game_outcome, mean_ci
 RESULT_FORMAT: Final = "coloretto-tournament/1"
 
 log = logging.getLogger(__name__)
-
-
-def derive_seed(root: int, *path: object) -> int:
-    """A 63-bit seed for item ``path`` of a run with seed ``root`` (BLAKE2b of the text
-    ``"coloretto-tournament:root:path..."``; identical on every machine and process)."""
-    text = ":".join(["coloretto-tournament", str(root), *map(str, path)])
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
 
 
 def entry_seat(entry: int, rotation: int, players: int) -> int:
@@ -245,7 +239,7 @@ def plan(config: TournamentConfig) -> list[GameTask]:
     n = config.players
     tasks = []
     for d in range(config.deals):
-        deal_seed = derive_seed(config.seed, "deal", d)
+        deal_seed = derive_seed(config.seed, GAME, d)
         for r in range(n):
             g = d * n + r
             entries = tuple(seat_entry(s, r, n) for s in range(n))
@@ -257,9 +251,9 @@ def plan(config: TournamentConfig) -> list[GameTask]:
                     deal_seed=deal_seed,
                     entries=entries,
                     specs=tuple(config.agents[e] for e in entries),
-                    agent_seeds=tuple(derive_seed(config.seed, "agent", g, s) for s in range(n)),
+                    agent_seeds=tuple(derive_seed(config.seed, AGENT, g, s) for s in range(n)),
                     fallback_seeds=tuple(
-                        derive_seed(config.seed, "fallback", g, s) for s in range(n)
+                        derive_seed(config.seed, FALLBACK, g, s) for s in range(n)
                     ),
                     config=config,
                 )

@@ -120,8 +120,8 @@ def describe(state: GameState, advice: Advice) -> str:
 def _entry_actions(state: GameState, entry: dict[str, Any]) -> list[Action]:
     """The decisions of one (already validated) record entry."""
     kind = entry["action"]
-    if kind == "draw":
-        return [A.DRAW_ACTION, Action("place", entry["row"])]
+    if kind == "draw":  # a trailing draw may wait for its row (no "row")
+        return [A.DRAW_ACTION] + ([Action("place", entry["row"])] if "row" in entry else [])
     if kind == "take":
         return [Action("take", entry["row"])]
     return [Action.from_json(entry)]

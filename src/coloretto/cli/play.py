@@ -46,7 +46,7 @@ from ..engine.rules import (
     preset,
 )
 from ..engine.state import hash_seed, new_game
-from ..tui.saving import DATA_DIR_VARIABLE, games_directory, pending_draw_of
+from ..tui.saving import DATA_DIR_VARIABLE, games_directory
 from ..tui.session import TerminalGame
 from .main import UsageError
 from .replay import read_record_file
@@ -333,7 +333,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--save needs a file name (it is empty)")
     if not args.name.strip():
         raise UsageError("--name must not be empty")
-    pending = None
     seed: int | None
     stamp = ""
     if args.resume:
@@ -367,7 +366,6 @@ def run(args: argparse.Namespace) -> int:
         salt = len(game.entries)
         save = Path(args.save) if args.save is not None else Path(args.resume)
         exclusive = args.save is not None and not _same_file(save, Path(args.resume))
-        pending = pending_draw_of(record)
     else:
         rules, deal = rules_from_args(args)
         seed = args.seed if args.seed is not None else secrets.randbits(48)
@@ -412,7 +410,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot save to {save}: {exc.strerror or exc}") from None
     try:
         return _session(
-            args, console, game, agents, humans, specs, save, seed, hint_budget, pending
+            args, console, game, agents, humans, specs, save, seed, hint_budget
         )
     except BaseException:
         if exclusive:
@@ -488,7 +486,6 @@ def _session(
     save: Path,
     seed: int | None,
     hint_budget: Budget,
-    pending: dict[str, Any] | None,
 ) -> int:
     session = TerminalGame(
         game=game,
@@ -501,7 +498,6 @@ def _session(
         hints=args.hints,
         hint_budget=hint_budget,
         read_line=lambda prompt: console.input(Text(prompt)),
-        pending_draw=pending,
         program=program_command(),
     )
     return session.run()

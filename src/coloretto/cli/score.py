@@ -248,7 +248,7 @@ def _scoring_rules(table: str, extra: str | None) -> Rules:
             f"--extra {extra!r} is not an Extrakarten scoring card; "
             f"choose {', '.join(SCORING_EXTRAS)}"
         )
-    return Rules(table=TABLE_NAMES[table], extra_card=extra)
+    return Rules.from_dict({"table": TABLE_NAMES[table], "extra_card": extra})
 
 
 def score_tally(tally: Tally, rules: Rules) -> dict[str, Any]:

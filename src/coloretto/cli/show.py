@@ -3,8 +3,9 @@ seat sees it.
 
 The view is that seat's observation (``coloretto.engine.observation``): never the order of the
 draw pile. ``--json`` prints the ``coloretto-observation/1`` object. A record saved by
-``coloretto play`` between a draw and its placement (``pending_draw``) is shown with the
-drawn card waiting for its row, as ``coloretto play --resume`` continues it.
+``coloretto play`` between a draw and its placement (its trailing draw entry, or the older
+``pending_draw`` key) is shown with the drawn card waiting for its row, as
+``coloretto play --resume`` continues it.
 
 Exit status: 0 ok, 1 the record is invalid, 2 unreadable file, not JSON, or a bad ``--seat``.
 """
@@ -22,7 +23,6 @@ from ..engine.errors import InvalidRecordError
 from ..engine.observation import observe
 from ..engine.record import load_game
 from ..tui import render
-from ..tui.saving import pending_draw_of, redo_pending_draw
 from .main import UsageError
 from .replay import read_record_file
 
@@ -57,7 +57,6 @@ def run(args: argparse.Namespace) -> int:
         where = "" if exc.action_index is None else f" (action {exc.action_index})"
         print(f"coloretto show: {args.record} is not a valid record{where}: {exc}", file=sys.stderr)
         return 1
-    redo_pending_draw(game, pending_draw_of(record))
     st = game.state
     seat = args.seat
     if seat is None:

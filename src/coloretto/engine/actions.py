@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any, Final, NamedTuple
 
 from .cards import COLORS, NUM_COLORS, color_code
+from .domain import KINDS, ActionKind
 from .rules import MAX_ROWS
 
 DRAW: Final = 0
@@ -31,14 +32,12 @@ TAKE0: Final = PLACE0 + MAX_ROWS
 CHOOSE0: Final = TAKE0 + MAX_ROWS
 NUM_DISTINCT_ACTIONS: Final = CHOOSE0 + NUM_COLORS
 
-KINDS: Final = ("draw", "place", "take", "choose_start")
-
 
 class Action(NamedTuple):
     """One decision: ``kind`` in ``KINDS``; ``arg`` is the row (place, take), the colour index
     (choose_start) or ``-1`` (draw). Compare and hash as tuples; ``code`` gives the integer."""
 
-    kind: str
+    kind: ActionKind
     arg: int = -1
 
     @property
@@ -91,6 +90,15 @@ class Action(NamedTuple):
         Raises:
             ValueError: not an object of one of the four forms, a missing, negative or
                 non-integer ``row``, an unknown colour (the message says what is wrong).
+
+        >>> Action.from_json({"action": "take", "row": 2})
+        Action(kind='take', arg=2)
+        >>> Action.from_json({"action": "choose_start", "color": "green"}).code
+        16
+        >>> Action.from_json({"action": "take"})
+        Traceback (most recent call last):
+        ...
+        ValueError: 'take' needs a non-negative integer 'row', got None
         """
         if not isinstance(data, dict):
             # ValueError (not TypeError) is the documented contract: callers catch one type.
@@ -170,6 +178,11 @@ def decode(code: int) -> Action:
 
     Raises:
         ValueError: ``code`` is outside ``0 .. NUM_DISTINCT_ACTIONS - 1``.
+
+    >>> decode(0), decode(PLACE0 + 1), decode(TAKE0)
+    (Action(kind='draw', arg=-1), Action(kind='place', arg=1), Action(kind='take', arg=0))
+    >>> decode(TAKE0).to_json()
+    {'action': 'take', 'row': 0}
     """
     if type(code) is not int or not 0 <= code < NUM_DISTINCT_ACTIONS:
         raise ValueError(f"action code must be an integer 0..{NUM_DISTINCT_ACTIONS - 1}, got {code!r}")

@@ -48,6 +48,9 @@ def card_code(name: str) -> int:
 
     Raises:
         ValueError: ``name`` names no card; the message lists the valid names.
+
+    >>> card_code("green"), card_code("golden_joker"), card_name(9)
+    (3, 8, 'plus2')
     """
     try:
         return _CODES[name]

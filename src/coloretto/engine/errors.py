@@ -37,3 +37,14 @@ class InvalidRecordError(ColorettoError, ValueError):
     def __init__(self, message: str, action_index: int | None = None) -> None:
         super().__init__(message)
         self.action_index = action_index
+
+
+class UnreadableRecordError(InvalidRecordError):
+    """A file or text that is no record at all: it cannot be read, is not UTF-8 text, is not
+    JSON, nests too deeply for the JSON reader or holds a number too large to read
+    (``engine.record.load_record`` / ``read_record``; commands exit with status 2 for it)."""
+
+
+class InvalidObservationError(ColorettoError, ValueError):
+    """A ``coloretto-observation/1`` object that is malformed or inconsistent with its rules
+    (``Observation.from_json``); the message says what is wrong."""

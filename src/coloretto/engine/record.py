@@ -2,23 +2,40 @@
 
 A record is JSON: the rules (docs/rules.md §7 keys), seat names, the setup (one object, or a
 list of one per game for a match), the actions in order, and optionally the result.
-``Game`` plays a state while keeping its record; ``replay`` checks a record action by
-action against the rules.
+``Game`` plays a state while keeping its record (and the ``Step`` of every action);
+``replay`` checks a record action by action against the rules.
+
+Records are read and written here and nowhere else: ``load_record`` / ``read_record`` parse a
+file or text with precise errors, ``save_record`` writes one atomically in the one layout of
+``dumps_record``. This is the engine's only I/O.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from . import actions as A
 from .actions import Action
 from .cards import CARD_NAMES, COLORS, LAST_ROUND, card_code, color_code
-from .errors import ColorettoError, ConfigurationError, IllegalActionError, InvalidRecordError
+from .domain import SHUFFLERS, Shuffler
+from .errors import (
+    ColorettoError,
+    ConfigurationError,
+    IllegalActionError,
+    InvalidRecordError,
+    UnreadableRecordError,
+)
 from .rules import Rules
 from .setup import Setup
-from .state import PLACE, GameState
+from .state import GameState
+from .step import Step
 
 RECORD_FORMAT = "coloretto-record/1"
 
@@ -36,16 +53,21 @@ def setup_to_json(setup: Setup) -> dict[str, Any]:
     }
     if setup.shuffle_seed is not None:
         out["shuffle_seed"] = setup.shuffle_seed
+        out["shuffler"] = setup.shuffler
     return out
 
 
 def setup_from_json(data: Any, rules: Rules) -> Setup:
     """Parse a setup object.
 
+    A ``shuffle_seed`` without ``shuffler`` is read with the ``"python-random"`` shuffler
+    (records written before the shuffler was named); writers always name it.
+
     Raises:
-        InvalidRecordError: a missing or mistyped field, an unknown card or colour name, or
-            both ``draw_pile`` and ``shuffle_seed`` (docs/record-format.md: the shuffle seed
-            stands in for a pile that cannot be known in advance).
+        InvalidRecordError: a missing or mistyped field, an unknown card or colour name, an
+            unknown shuffler, or both ``draw_pile`` and ``shuffle_seed``
+            (docs/record-format.md: the shuffle seed stands in for a pile that cannot be
+            known in advance).
     """
     if not isinstance(data, dict):
         raise InvalidRecordError(f"setup must be an object, not {type(data).__name__}")
@@ -66,6 +88,11 @@ def setup_from_json(data: Any, rules: Rules) -> Setup:
         seed = data.get("shuffle_seed")
         if seed is not None and type(seed) is not int:
             raise InvalidRecordError(f"setup.shuffle_seed must be an integer, got {seed!r}")
+        shuffler = data.get("shuffler", "python-random")
+        if shuffler not in SHUFFLERS:
+            raise InvalidRecordError(
+                f"setup.shuffler {A.short_repr(shuffler)} is unknown; expected one of {', '.join(SHUFFLERS)}"
+            )
     except ValueError as exc:
         if isinstance(exc, InvalidRecordError):
             raise
@@ -79,7 +106,8 @@ def setup_from_json(data: Any, rules: Rules) -> Setup:
         )
     if rules.starting_cards == "random" and starting is None:
         raise InvalidRecordError("setup.starting_cards is missing (rules say starting_cards: random)")
-    return Setup(removed, starting, first, pile, seed)
+    shuffle: Shuffler = shuffler if seed is not None else "coloretto-rng/1"
+    return Setup(removed, starting, first, pile, seed, shuffle)
 
 
 def _list(value: Any, name: str) -> list[Any]:
@@ -96,14 +124,30 @@ class Game:
     Attributes:
         state: the current ``GameState``.
         seats: seat names (one per seat).
-        entries: the record's action entries so far (JSON objects).
+        entries: the record's action entries so far (JSON objects, docs/record-format.md).
+            A draw is recorded as soon as it is made (``{"seat", "action": "draw", "card"}``)
+            and completed with its ``"row"`` by the placement.
         initial: the state at the start (for replays and rewinds).
+        steps: the ``Step`` of every action played through ``play``, in order (a draw and
+            its placement are two steps, one entry).
+
+    >>> from coloretto.engine import Rules, new_game
+    >>> game = Game(new_game(Rules(players=2), seed=9), ["Ann", "Bob"])
+    >>> step = game.play(0)                      # draw: recorded at once, without a row
+    >>> sorted(game.entries[-1])
+    ['action', 'card', 'seat']
+    >>> _ = game.play(game.state.legal_codes()[0])  # place: the entry gets its row
+    >>> game.entries[-1]["row"], len(game.steps)
+    (0, 2)
+    >>> load_game(game.to_record()).state == game.state
+    True
     """
 
     state: GameState
     seats: list[str]
     entries: list[dict[str, Any]] = field(default_factory=list)
     initial: GameState | None = None
+    steps: list[Step] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.initial is None:
@@ -111,27 +155,19 @@ class Game:
         if len(self.seats) != self.state.n:
             raise ConfigurationError(f"{len(self.seats)} seat names for {self.state.n} seats")
 
-    def play(self, action: Action | int) -> None:
-        """Apply ``action`` for the seat to move and record it.
+    def play(self, action: Action | int) -> Step:
+        """Apply ``action`` for the seat to move, record it, and return its ``Step``.
 
         Raises:
             IllegalActionError: as ``GameState.apply`` (nothing is recorded).
         """
-        st = self.state
-        seat = st.to_move
-        action = A.decode(action) if isinstance(action, int) else action
-        phase = st.phase
-        st.apply(action)
-        if action.kind == "draw":
-            return  # recorded with its placement
-        if action.kind == "place":
-            assert phase == PLACE
-            card = st.rows[action.arg][-1]
-            self.entries.append({"seat": seat, "action": "draw", "card": CARD_NAMES[card], "row": action.arg})
-        elif action.kind == "take":
-            self.entries.append({"seat": seat, "action": "take", "row": action.arg})
+        step = self.state.apply(action)
+        self.steps.append(step)
+        if _completes_draw(self.entries, step):
+            _place(self.entries, step)
         else:
-            self.entries.append({"seat": seat, "action": "choose_start", "color": COLORS[action.arg]})
+            self.entries.append(entry_of(step))
+        return step
 
     def to_record(self, *, include_result: bool = True) -> dict[str, Any]:
         """The ``coloretto-record/1`` JSON object (with ``result`` once the game is over)."""
@@ -147,6 +183,60 @@ class Game:
         if include_result and self.state.is_over():
             rec["result"] = {"scores": self.state.totals()}
         return rec
+
+    def _mark(self) -> tuple[GameState, int, int]:
+        return self.state.copy(), len(self.entries), len(self.steps)
+
+    def _rollback(self, mark: tuple[GameState, int, int]) -> None:
+        self.state, n_entries, n_steps = mark
+        del self.entries[n_entries:]
+        del self.steps[n_steps:]
+
+
+def entry_of(step: Step) -> dict[str, Any]:
+    """The record entry of one step (docs/record-format.md ``actions``); a placement's is the
+    completed draw entry (``_place``), so this gives the draw's, without ``"row"``.
+
+    >>> from coloretto.engine.actions import TAKE_ACTIONS
+    >>> entry_of(Step(seat=1, action=TAKE_ACTIONS[2], game=0, round=3, bonus=(3,)))
+    {'seat': 1, 'action': 'take', 'row': 2, 'bonus': ['green']}
+    """
+    action = step.action
+    if action.kind == "draw":
+        assert step.drawn is not None
+        entry: dict[str, Any] = {"seat": step.seat, "action": "draw", "card": CARD_NAMES[step.drawn]}
+        if step.last_round_revealed:
+            entry["last_round"] = True
+        return entry
+    if action.kind == "take":
+        entry = {"seat": step.seat, "action": "take", "row": action.arg}
+        if step.bonus:
+            entry["bonus"] = [CARD_NAMES[c] for c in step.bonus]
+        if step.last_round_revealed:
+            entry["last_round"] = True
+        return entry
+    if action.kind == "place":
+        assert step.placed is not None
+        return {"seat": step.seat, "action": "draw", "card": CARD_NAMES[step.placed], "row": action.arg}
+    return {"seat": step.seat, "action": "choose_start", "color": COLORS[action.arg]}
+
+
+def _completes_draw(entries: list[dict[str, Any]], step: Step) -> bool:
+    """``step`` is a placement and the last entry is that seat's draw, not yet placed."""
+    if step.action.kind != "place" or not entries:
+        return False
+    last = entries[-1]
+    return last.get("action") == "draw" and "row" not in last and last.get("seat") == step.seat
+
+
+def _place(entries: list[dict[str, Any]], step: Step) -> None:
+    """Complete the trailing draw entry with the placement's row (keys in the order
+    seat, action, card, row, then the chance outcomes)."""
+    last = entries[-1]
+    placed = {"seat": last["seat"], "action": "draw", "card": last["card"], "row": step.action.arg}
+    if "last_round" in last:
+        placed["last_round"] = last["last_round"]
+    entries[-1] = placed
 
 
 @dataclass
@@ -216,13 +306,19 @@ def load_header(record: Any) -> Game:
     return Game(state, list(seats))
 
 
-def apply_entry(game: Game, entry: Any) -> None:
-    """Apply one record entry to ``game``.
+def apply_entry(game: Game, entry: Any, *, last: bool = True) -> None:
+    """Apply one record entry to ``game``, checking the chance outcomes it states.
+
+    Args:
+        last: the entry is the record's last action; only then may a draw lack its
+            ``row`` (a card drawn, not yet placed).
 
     Raises:
-        InvalidRecordError: malformed entry, wrong seat, or a drawn card that is not the one
-            the draw pile reveals (``action_index`` unset; ``replay`` fills it).
-        IllegalActionError: the action breaks a rule.
+        InvalidRecordError: malformed entry, wrong seat, a drawn card that is not the one
+            the draw pile reveals, ``bonus`` or ``last_round`` that disagree with the draw
+            pile, or a draw without its row before the end (``action_index`` unset;
+            ``replay`` fills it). ``game`` is unchanged.
+        IllegalActionError: the action breaks a rule (``game`` is unchanged).
     """
     if not isinstance(entry, dict):
         raise InvalidRecordError(f"an action must be an object, not {entry!r}")
@@ -238,28 +334,7 @@ def apply_entry(game: Game, entry: Any) -> None:
     if kind in ("draw", "take") and type(entry.get("row")) is int:
         _check_row(kind, entry["row"], st.nrows)
     if kind == "draw":
-        card: Any = entry.get("card")
-        row = entry.get("row")
-        if type(row) is not int:
-            raise InvalidRecordError(f"a draw needs an integer row, got {A.short_repr(row)}")
-        try:
-            code = card_code(card)
-        except ValueError as exc:
-            raise InvalidRecordError(str(exc)) from None
-        if code == LAST_ROUND:
-            raise InvalidRecordError("the Last Round card is never placed in a row (docs/rules.md §5.1)")
-        before = st.copy()
-        game.play(A.DRAW_ACTION)
-        if st.drawn != code:
-            game.state = before
-            raise InvalidRecordError(
-                f"the record says {card!r} was drawn, but the draw pile reveals {CARD_NAMES[st.drawn]!r}"
-            )
-        try:
-            game.play(Action.from_json({"action": "place", "row": row}))
-        except (ValueError, IllegalActionError):
-            game.state = before
-            raise
+        _apply_draw(game, entry, last)
         return
     try:
         action = Action.from_json(entry)
@@ -267,7 +342,76 @@ def apply_entry(game: Game, entry: Any) -> None:
         raise InvalidRecordError(str(exc)) from None
     if action.kind == "place":
         raise InvalidRecordError("record a placement as a 'draw' entry with its card and row")
-    game.play(action)
+    checks = "bonus" in entry or "last_round" in entry
+    mark = game._mark() if checks else None
+    step = game.play(action)
+    if mark is not None:
+        try:
+            _check_chance(entry, step, check_bonus=True)
+        except InvalidRecordError:
+            game._rollback(mark)
+            raise
+
+
+def _apply_draw(game: Game, entry: dict[str, Any], last: bool) -> None:
+    """A draw entry: the draw (its card checked), then its placement when it has a row."""
+    card: Any = entry.get("card")
+    placed = "row" in entry
+    row = entry.get("row")
+    if placed and type(row) is not int:
+        raise InvalidRecordError(f"a draw needs an integer row, got {A.short_repr(row)}")
+    if not placed and not last:
+        raise InvalidRecordError(
+            "a draw without its 'row' (drawn, not yet placed) may only be the last action"
+        )
+    try:
+        code = card_code(card)
+    except ValueError as exc:
+        raise InvalidRecordError(str(exc)) from None
+    if code == LAST_ROUND:
+        raise InvalidRecordError("the Last Round card is never placed in a row (docs/rules.md §5.1)")
+    mark = game._mark()
+    step = game.play(A.DRAW_ACTION)
+    try:
+        if step.drawn != code:
+            raise InvalidRecordError(
+                f"the record says {card!r} was drawn, but the draw pile reveals "
+                f"{CARD_NAMES[game.state.drawn]!r}"
+            )
+        _check_chance(entry, step, check_bonus=False)
+        if placed:
+            game.play(Action("place", entry["row"]))
+    except (ValueError, IllegalActionError):
+        game._rollback(mark)
+        raise
+
+
+def _check_chance(entry: dict[str, Any], step: Step, *, check_bonus: bool) -> None:
+    """Compare the chance outcomes an entry states (optional keys) with what ``step`` did.
+
+    Raises:
+        InvalidRecordError: a malformed or disagreeing ``last_round`` or ``bonus``.
+    """
+    if "last_round" in entry:
+        said = entry["last_round"]
+        if type(said) is not bool:
+            raise InvalidRecordError(f"'last_round' must be true or false, got {A.short_repr(said)}")
+        if said != step.last_round_revealed:
+            happened = "revealed" if step.last_round_revealed else "did not reveal"
+            raise InvalidRecordError(
+                f"the record says last_round {str(said).lower()}, but this action {happened} "
+                "the Last Round card"
+            )
+    if check_bonus and "bonus" in entry:
+        said = entry["bonus"]
+        if not isinstance(said, list):
+            raise InvalidRecordError(f"'bonus' must be a list of card names, got {A.short_repr(said)}")
+        revealed = [CARD_NAMES[c] for c in step.bonus]
+        if said != revealed:
+            raise InvalidRecordError(
+                f"the record says the bonus cards were {A.short_repr(said)}, but the draw pile "
+                f"gives {revealed}"
+            )
 
 
 def _wrong_seat(seat: int, to_move: int, players: int) -> str:
@@ -301,11 +445,42 @@ TOO_DEEP = "a value in the record is nested too deeply"
 """The error of a record whose JSON nests so deeply that checking it exhausts the stack."""
 
 
+def pending_draw_entry(record: dict[str, Any]) -> dict[str, Any] | None:
+    """The trailing draw entry that a record's ``pending_draw`` key stands for, or ``None``.
+
+    ``pending_draw`` (``{"seat": s, "card": "green"}``) is how records written before draws
+    were recorded at once marked a card drawn but not placed; it is read as the entry
+    ``{"seat": s, "action": "draw", "card": "green"}`` after the actions, unless the actions
+    already end with an unplaced draw. It is never written.
+    """
+    pending = record.get("pending_draw")
+    if pending is None:
+        return None
+    actions = record.get("actions", [])
+    if isinstance(actions, list) and actions:
+        tail = actions[-1]
+        if isinstance(tail, dict) and tail.get("action") == "draw" and "row" not in tail:
+            return None
+    if not isinstance(pending, dict):
+        return {"seat": None, "action": "draw", "card": None}
+    return {"seat": pending.get("seat"), "action": "draw", "card": pending.get("card")}
+
+
 def replay(record: Any) -> ReplayResult:
     """Check every action of ``record`` against the rules (the ``coloretto replay`` check).
 
+    A trailing draw without its row (or an old record's ``pending_draw``) is replayed as a
+    drawn card waiting for its row: the replay ends at the placement decision.
+
     Never raises for a bad record: the problem is in the result (also for a value nested so
     deeply that checking it exhausts the stack: ``TOO_DEEP``).
+
+    >>> from coloretto.engine import Rules, new_game
+    >>> game = Game(new_game(Rules(players=3), seed=2), ["a", "b", "c"])
+    >>> _ = game.play(0)
+    >>> result = replay(game.to_record())
+    >>> result.valid, result.game.state.decision
+    (True, 'place')
     """
     try:
         game = load_header(record)
@@ -314,23 +489,32 @@ def replay(record: Any) -> ReplayResult:
     except RecursionError:
         return ReplayResult(False, None, TOO_DEEP, None)
     actions = record.get("actions", [])
+    n = len(actions)
     for i, entry in enumerate(actions):
         try:
-            apply_entry(game, entry)
+            apply_entry(game, entry, last=i == n - 1)
         except (ColorettoError, ValueError) as exc:
             return ReplayResult(False, game, str(exc), i)
         except RecursionError:
             return ReplayResult(False, game, TOO_DEEP, i)
+    try:
+        pending = pending_draw_entry(record)
+        if pending is not None:
+            apply_entry(game, pending, last=True)
+    except (ColorettoError, ValueError) as exc:
+        return ReplayResult(False, game, f"pending_draw: {exc}", n)
+    except RecursionError:
+        return ReplayResult(False, game, TOO_DEEP, n)
     result = record.get("result")
     if result is not None:
         scores = result.get("scores") if isinstance(result, dict) else None
         if not isinstance(scores, list):
-            return ReplayResult(False, game, "result must be an object with a list 'scores'", len(actions))
+            return ReplayResult(False, game, "result must be an object with a list 'scores'", n)
         if not game.state.is_over():
-            return ReplayResult(False, game, "the record has a result but the game is not over", len(actions))
+            return ReplayResult(False, game, "the record has a result but the game is not over", n)
         if scores != game.state.totals():
             return ReplayResult(
-                False, game, f"result scores {A.short_repr(scores, 200)} disagree with the replay's {game.state.totals()}", len(actions)
+                False, game, f"result scores {A.short_repr(scores, 200)} disagree with the replay's {game.state.totals()}", n
             )
     return ReplayResult(True, game)
 
@@ -350,3 +534,134 @@ def load_game(record: Any) -> Game:
 def new_record_game(state: GameState, seats: Sequence[str]) -> Game:
     """A ``Game`` recording from ``state`` (normally a fresh ``new_game``)."""
     return Game(state, list(seats))
+
+
+# ----- record files: the one reader and writer ---------------------------------------------
+def dumps_record(record: dict[str, Any]) -> str:
+    """The JSON text of a record as every command writes it: one top-level key per line and
+    one action entry per line, UTF-8 safe (non-ASCII escaped), ending with a newline.
+
+    >>> print(dumps_record({"format": RECORD_FORMAT, "actions": [{"seat": 0, "action": "take", "row": 1}]}), end="")
+    {
+      "format": "coloretto-record/1",
+      "actions": [
+        {"seat": 0, "action": "take", "row": 1}
+      ]
+    }
+    """
+    items = []
+    for key, value in record.items():
+        if key == "actions" and isinstance(value, list) and value:
+            inner = ",\n".join("    " + json.dumps(e) for e in value)
+            items.append(f"  {json.dumps(key)}: [\n{inner}\n  ]")
+        else:
+            items.append(f"  {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(items) + "\n}\n"
+
+
+def save_record(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
+    """Write ``record`` to ``path`` atomically, as ``dumps_record`` lays it out: a temporary
+    file in the same directory is written, flushed and fsynced, then renamed over ``path``
+    (``os.replace``), so a reader sees the old file or the new one, never a part. The
+    engine's one I/O besides ``load_record``.
+
+    Raises:
+        OSError: the directory cannot be written (no temporary file is left behind).
+    """
+    text = dumps_record(record)
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=".coloretto-", suffix=".json", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_directory(directory)
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make the rename durable where the platform allows it (best effort)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def read_record(text: str | bytes, *, source: str = "the record") -> dict[str, Any]:
+    """Parse the JSON text of a record and check that it claims to be one: a JSON object
+    whose ``format`` is ``coloretto-record/1``. The rest is checked by ``replay`` /
+    ``load_game``.
+
+    Args:
+        text: the file's text (``str``) or bytes (decoded as UTF-8).
+        source: how messages name the text (e.g. the file name).
+
+    Raises:
+        UnreadableRecordError: not UTF-8, not JSON, nested too deeply for the JSON reader,
+            or a number too large to read.
+        InvalidRecordError: JSON, but not an object or not of this format.
+
+    >>> read_record('{"format": "coloretto-record/1", "setup": {}}')["format"]
+    'coloretto-record/1'
+    >>> read_record("[1, 2")
+    Traceback (most recent call last):
+    ...
+    coloretto.engine.errors.UnreadableRecordError: the record is not JSON: Expecting ',' delimiter: line 1 column 6 (char 5)
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise UnreadableRecordError(f"{source} is not a text (UTF-8) file") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UnreadableRecordError(f"{source} is not JSON: {exc}") from None
+    except RecursionError:
+        raise UnreadableRecordError(f"{source} cannot be read: its JSON is nested too deeply") from None
+    except ValueError as exc:  # "Exceeds the limit (4300 digits) for integer string conversion"
+        if "digits" in str(exc):
+            raise UnreadableRecordError(
+                f"{source} cannot be read: a number in it is too large "
+                f"(more than {sys.get_int_max_str_digits()} digits)"
+            ) from None
+        raise UnreadableRecordError(f"{source} is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise InvalidRecordError(f"a record must be a JSON object, not {type(data).__name__}")
+    if data.get("format") != RECORD_FORMAT:
+        raise InvalidRecordError(
+            f"format must be {RECORD_FORMAT!r}, got {A.short_repr(data.get('format'))}"
+        )
+    return data
+
+
+def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read the record file ``path`` (``read_record`` on its bytes).
+
+    Raises:
+        UnreadableRecordError: the file is missing, a directory or unreadable, or as
+            ``read_record``; the message names the file.
+        InvalidRecordError: as ``read_record``.
+    """
+    name = os.fspath(path)
+    try:
+        data = Path(name).read_bytes()
+    except IsADirectoryError:
+        raise UnreadableRecordError(f"{name} is a directory, not a record file") from None
+    except OSError as exc:
+        raise UnreadableRecordError(f"cannot read {name}: {exc.strerror or exc}") from None
+    return read_record(data, source=name)

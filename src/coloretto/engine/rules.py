@@ -13,13 +13,19 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .cards import NUM_COLORS
+from .domain import (
+    EDITIONS,
+    EXTRA_CARDS,
+    NEXT_ROUND_STARTERS,
+    STARTING_CARDS,
+    TABLES,
+    Edition,
+    ExtraCard,
+    NextRoundStarter,
+    ScoreTableName,
+    StartingCards,
+)
 from .errors import ConfigurationError
-
-EDITIONS: Final = ("classic", "modern")
-TABLES: Final = ("brown", "violet")
-STARTING_CARDS: Final = ("random", "choose")
-NEXT_ROUND_STARTERS: Final = ("last_taker", "left_of_last_taker")
-EXTRA_CARDS: Final = (None, "single_three", "triple_three", "first_out_draws", "triple_minus")
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 5
@@ -55,13 +61,13 @@ class Rules:
     """
 
     players: int = 4
-    edition: str = "classic"
-    table: str = "brown"
-    starting_cards: str = "random"
-    next_round_starter: str = "last_taker"
+    edition: Edition = "classic"
+    table: ScoreTableName = "brown"
+    starting_cards: StartingCards = "random"
+    next_round_starter: NextRoundStarter = "last_taker"
     joker_any_color: bool = True
     match_games: int = 1
-    extra_card: str | None = None
+    extra_card: ExtraCard | None = None
     row_capacities: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
@@ -260,3 +266,25 @@ def game_info(rules: Rules) -> GameInfo:
     return GameInfo(
         MIN_PLAYERS, MAX_PLAYERS, NUM_DISTINCT_ACTIONS, per_game * rules.match_games, min_score, max_score
     )
+
+
+__all__ = [
+    "BROWN_TABLE",
+    "EDITIONS",
+    "EXTRA_CARDS",
+    "MAX_CAPACITY",
+    "MAX_PLAYERS",
+    "MAX_ROWS",
+    "MIN_PLAYERS",
+    "NEXT_ROUND_STARTERS",
+    "PRESETS",
+    "PRESET_PLAYERS",
+    "PRESET_REMOVED_COLORS",
+    "STARTING_CARDS",
+    "TABLES",
+    "VIOLET_TABLE",
+    "GameInfo",
+    "Rules",
+    "game_info",
+    "preset",
+]

@@ -29,7 +29,7 @@ Two entry points:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -43,8 +43,10 @@ __all__ = [
     "PLUS2_POINTS",
     "ScoreBreakdown",
     "ScoringError",
+    "allowed_joker_colors",
     "clear_score_cache",
     "collection_total",
+    "collection_total_plus",
     "joker_targets",
     "optimal_score",
     "optimal_total",
@@ -390,6 +392,16 @@ def optimal_score(
     Raises:
         ScoringError: a negative or non-integer count, a bad table or factor, or a joker
             colour outside ``0..len(counts)-1``.
+
+    Four blues, two greens, one orange, a yellow, a joker and a "+2" card: the joker joins
+    the blues (5 cards: 15 points), greens and orange count positive (3 + 1), yellow
+    negative (-1), and the "+2" adds 2.
+
+    >>> b = optimal_score([4, 0, 0, 2, 1, 0, 1], jokers=1, plus2=1)
+    >>> b.total, b.jokers, b.negative
+    (20, {0: 1}, {6: -1})
+    >>> optimal_total((4, 0, 0, 2, 1, 0, 1), 1, 1)
+    20
     """
     base = tuple(counts)
     tab = tuple(table)
@@ -439,10 +451,39 @@ def _check_collection(collection: Sequence[int]) -> None:
         )
 
 
+def allowed_joker_colors(
+    counts: Sequence[int], joker_any_color: bool, colors_in_play: tuple[int, ...]
+) -> tuple[int, ...]:
+    """THE rule of where a joker may go (docs/rules.md §6.1 and the ``joker_any_color``
+    option of §7); every other function and module asks this one.
+
+    Args:
+        counts: cards per colour indexed by colour code (a collection's first 7 counts, or
+            the whole 10-count collection), jokers not included.
+        joker_any_color: ``Rules.joker_any_color``.
+        colors_in_play: colour codes in play in the game, ascending.
+
+    Returns:
+        ``colors_in_play`` when ``joker_any_color`` is true; otherwise the colours in play
+        that ``counts`` holds at least one card of, or all of ``colors_in_play`` when it
+        holds none of them. Not checked (see :func:`joker_targets`).
+
+    >>> allowed_joker_colors([0, 2, 0, 1, 0, 0, 0], False, (0, 1, 2, 3, 4))
+    (1, 3)
+    >>> allowed_joker_colors([0, 2, 0, 1, 0, 0, 0], True, (0, 1, 2, 3, 4))
+    (0, 1, 2, 3, 4)
+    """
+    if joker_any_color:
+        return colors_in_play
+    held = tuple(c for c in colors_in_play if counts[c])
+    return held or colors_in_play
+
+
 def joker_targets(
     collection: Sequence[int], rules: Rules, colors_in_play: Sequence[int]
 ) -> tuple[int, ...]:
-    """Colours a joker of ``collection`` may be assigned to (docs/rules.md §6.1, §7).
+    """:func:`allowed_joker_colors` for a 10-count collection under ``rules``, with its arguments
+    checked (docs/rules.md §6.1, §7).
 
     Args:
         collection: 10 counts indexed by card code (see ``cards``).
@@ -458,11 +499,7 @@ def joker_targets(
         ScoringError: ``collection`` is not 10 counts or a colour is outside 0..6.
     """
     _check_collection(collection)
-    in_play = _allowed_colors(NUM_COLORS, colors_in_play)
-    if rules.joker_any_color:
-        return in_play
-    held = tuple(c for c in in_play if collection[c] > 0)
-    return held if held else in_play
+    return allowed_joker_colors(collection, rules.joker_any_color, _allowed_colors(NUM_COLORS, colors_in_play))
 
 
 def score_collection(
@@ -493,6 +530,15 @@ def score_collection(
 _RULE_PARAMS: dict[tuple[str, str | None], tuple[tuple[int, ...], int]] = {}
 
 
+def _rule_params(rules: Rules) -> tuple[tuple[int, ...], int]:
+    """``(rules.score_table, rules.negative_factor)``, memoised (hot path)."""
+    key = (rules.table, rules.extra_card)
+    params = _RULE_PARAMS.get(key)
+    if params is None:
+        params = _RULE_PARAMS[key] = (rules.score_table, rules.negative_factor)
+    return params
+
+
 def collection_total(collection: Sequence[int], rules: Rules, colors_in_play: Sequence[int]) -> int:
     """The total of :func:`score_collection`, through the memoised :func:`optimal_total`.
 
@@ -502,12 +548,9 @@ def collection_total(collection: Sequence[int], rules: Rules, colors_in_play: Se
     Raises:
         ScoringError: as :func:`score_collection`.
     """
-    key = (rules.table, rules.extra_card)
-    params = _RULE_PARAMS.get(key)
-    if params is None:
-        params = _RULE_PARAMS[key] = (rules.score_table, rules.negative_factor)
-    if rules.joker_any_color and type(colors_in_play) is tuple and len(collection) == 10:
-        targets: tuple[int, ...] = colors_in_play
+    params = _rule_params(rules)
+    if type(colors_in_play) is tuple and len(collection) == COLLECTION_SIZE:
+        targets = allowed_joker_colors(collection, rules.joker_any_color, colors_in_play)
     else:
         targets = joker_targets(collection, rules, colors_in_play)
     return optimal_total(
@@ -518,3 +561,38 @@ def collection_total(collection: Sequence[int], rules: Rules, colors_in_play: Se
         params[1],
         targets,
     )
+
+
+def collection_total_plus(
+    collection: Sequence[int],
+    extra: Iterable[int],
+    rules: Rules,
+    colors_in_play: tuple[int, ...],
+) -> int:
+    """The optimal total of ``collection`` with the cards ``extra`` added (docs/rules.md §6):
+    what a seat would score if it took a row of those cards now. Not checked; the fast path
+    of row gains (``engine.policy``, the agents' features).
+
+    Args:
+        collection: 10 counts indexed by card code.
+        extra: card codes 0..9 to add (a row's cards); the Last Round card never is one.
+        rules: the game's rules (table, negative factor, ``joker_any_color``).
+        colors_in_play: colour codes in play, ascending (``GameState.in_play``).
+
+    >>> rules = Rules(players=4)
+    >>> collection_total_plus([1, 0, 0, 0, 0, 0, 0, 0, 0, 0], [0, 0, 9], rules, (0, 1, 2, 3, 4, 5, 6))
+    8
+    """
+    counts = list(collection[:NUM_COLORS])
+    jokers = collection[JOKER] + collection[GOLDEN_JOKER]
+    plus2 = collection[PLUS2]
+    for c in extra:
+        if c < NUM_COLORS:
+            counts[c] += 1
+        elif c == PLUS2:
+            plus2 += 1
+        else:
+            jokers += 1
+    params = _rule_params(rules)
+    targets = allowed_joker_colors(counts, rules.joker_any_color, colors_in_play) if jokers else colors_in_play
+    return optimal_total(tuple(counts), jokers, plus2, params[0], params[1], targets)

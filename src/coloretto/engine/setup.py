@@ -3,6 +3,13 @@
 A ``Setup`` fixes all chance of one game: the draw pile is decided before the first turn (or,
 with ``starting_cards="choose"``, right after the choices, from ``shuffle_seed``). Piles are
 stored **top first**, as in records, with ``LAST_ROUND`` at its place.
+
+>>> from coloretto.engine import Rules
+>>> setup = deal(Rules(players=3), seed=4)
+>>> len(setup.removed_colors), len(setup.draw_pile), setup.draw_pile.count(LAST_ROUND)
+(1, 65, 1)
+>>> deal(Rules(players=3), seed=4) == setup
+True
 """
 
 from __future__ import annotations
@@ -23,8 +30,10 @@ from .cards import (
     PLUS2,
     card_name,
 )
+from .domain import Shuffler
 from .errors import ConfigurationError
 from .rules import PRESET_REMOVED_COLORS, Rules
+from .seeds import DEAL, Rng, derive_seed
 
 
 @dataclass(frozen=True)
@@ -39,6 +48,10 @@ class Setup:
         draw_pile: card codes **top first**, including ``LAST_ROUND`` with K cards under it;
             ``None`` when it is shuffled only after the starting cards are chosen.
         shuffle_seed: seed of that later shuffle (``None`` when ``draw_pile`` is given).
+        shuffler: how ``shuffle_seed`` shuffles: ``"coloretto-rng/1"`` (``build_pile`` with
+            ``Rng(derive_seed(shuffle_seed, PILE))``, what ``deal`` gives) or
+            ``"python-random"`` (``build_pile_python_random``, for records that name no
+            shuffler; docs/record-format.md).
     """
 
     removed_colors: tuple[int, ...]
@@ -46,6 +59,7 @@ class Setup:
     first_player: int
     draw_pile: tuple[int, ...] | None
     shuffle_seed: int | None = None
+    shuffler: Shuffler = "coloretto-rng/1"
 
     @property
     def colors_in_play(self) -> tuple[int, ...]:
@@ -75,12 +89,27 @@ def pile_composition(
     return +comp
 
 
-def build_pile(rules: Rules, composition: Counter[int], rng: random.Random) -> tuple[int, ...]:
-    """Shuffle ``composition`` and put the Last Round card with K cards under it; top first."""
+def build_pile(rules: Rules, composition: Counter[int], rng: Rng) -> tuple[int, ...]:
+    """The draw pile, top first: the cards of ``composition`` in ascending code order,
+    shuffled by ``rng.shuffle`` (Fisher-Yates from the end, ``engine.seeds``) and read from
+    index 0 as the top, with the Last Round card inserted so that K cards
+    (``rules.cards_under_last_round``) lie under it."""
     cards = sorted(composition.elements())
     rng.shuffle(cards)
-    k = rules.cards_under_last_round
-    at = max(len(cards) - k, 0)
+    return _with_last_round(rules, cards)
+
+
+def build_pile_python_random(rules: Rules, composition: Counter[int], seed: int) -> tuple[int, ...]:
+    """The draw pile of a setup whose ``shuffler`` is ``"python-random"``: as ``build_pile``
+    but shuffled by ``random.Random("coloretto-pile:<seed>").shuffle`` (Python's Mersenne
+    Twister). Records that name no shuffler were written with it (docs/record-format.md)."""
+    cards = sorted(composition.elements())
+    random.Random(f"coloretto-pile:{seed}").shuffle(cards)
+    return _with_last_round(rules, cards)
+
+
+def _with_last_round(rules: Rules, cards: list[int]) -> tuple[int, ...]:
+    at = max(len(cards) - rules.cards_under_last_round, 0)
     return tuple(cards[:at] + [LAST_ROUND] + cards[at:])
 
 
@@ -94,6 +123,17 @@ def deal(
 ) -> Setup:
     """A random setup for ``rules`` from ``seed`` (docs/rules.md §2), deterministic in its inputs.
 
+    Every random choice comes from one ``rng = Rng(derive_seed(seed, DEAL))``
+    (``engine.seeds``), in this order, each only when it is not fixed by an argument:
+
+    1. the removed colours: ``sorted(rng.sample(range(7), k))`` with ``k`` =
+       ``rules.colors_removed`` (no call when ``k`` is 0);
+    2. the first player: ``rng.below(players)``;
+    3. with ``starting_cards="choose"``: ``shuffle_seed = rng.next_u64() >> 1``, and stop;
+    4. the starting cards: ``picks = rng.sample(colours in play ascending, players * each)``;
+       seat ``s`` gets ``picks[s * each:(s + 1) * each]``, sorted;
+    5. the draw pile: ``build_pile`` with the same ``rng``.
+
     Args:
         removed_colors: colours to remove (2 players: two, 3 players: one); default at random,
             or the preset's (``bga`` removes gray at 3 players).
@@ -104,7 +144,7 @@ def deal(
         ConfigurationError: wrong number of removed colours, an unknown colour, or a first
             player outside the seats.
     """
-    rng = random.Random(f"coloretto-deal:{seed}")
+    rng = Rng(derive_seed(seed, DEAL))
     n = rules.players
     if (
         removed_colors is None
@@ -122,13 +162,13 @@ def deal(
         check_removed(rules, removed)
     in_play = [c for c in range(NUM_COLORS) if c not in removed]
     if first_player is None:
-        first = rng.randrange(n)
+        first = rng.below(n)
     elif type(first_player) is int and 0 <= first_player < n:
         first = first_player
     else:
         raise ConfigurationError(f"first player must be a seat 0..{n - 1}, not {first_player!r}")
     if rules.starting_cards == "choose":
-        return Setup(removed, None, first, None, rng.randrange(2**63))
+        return Setup(removed, None, first, None, rng.next_u64() >> 1)
     picks = rng.sample(in_play, n * rules.starting_cards_each)
     each = rules.starting_cards_each
     starting = tuple(tuple(sorted(picks[s * each : (s + 1) * each])) for s in range(n))

@@ -1,50 +1,83 @@
 """The game state and its transitions (docs/rules.md §3 to §5).
 
 ``GameState`` is plain integer data (lists of small ints) with explicit transitions:
-``apply`` checks an action and mutates the state; ``child`` returns a changed copy;
-``copy`` is cheap (no deep copies). Search code keeps the old state as its undo.
+``apply`` checks an action, mutates the state and returns the ``Step`` saying what happened;
+``apply_code`` is the unchecked fast path for search (it records nothing); ``child`` returns
+a changed copy; ``copy`` is cheap (no deep copies). Search code keeps the old state as its
+undo.
 
 Everything random is fixed by the ``Setup`` of each game (docs/rules.md §2); the engine itself
-never draws a random number.
+draws random numbers only through ``engine.seeds`` when it deals (``new_game``) or shuffles a
+chosen-start pile from its seed.
+
+>>> from coloretto.engine import Rules, new_game
+>>> state = new_game(Rules(players=3), seed=11)
+>>> state.decision, state.round, state.cards_left()
+('turn', 1, 64)
+>>> step = state.apply(state.legal_actions()[0])
+>>> step.action.kind, step.drawn is not None, state.decision
+('draw', True, 'place')
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any, Final
 
 from . import actions as A
-from .actions import Action
+from .actions import CHOOSE0, DRAW, PLACE0, TAKE0, Action
 from .cards import (
     COLLECTION_SIZE,
     GOLDEN_JOKER,
     LAST_ROUND,
     NUM_COLORS,
 )
+from .domain import DECISIONS, Decision, Phase
 from .errors import ConfigurationError, IllegalActionError
 from .rules import Rules
-from .scoring import ScoreBreakdown, collection_total, score_collection
+from .scoring import ScoreBreakdown, allowed_joker_colors, collection_total, score_collection
+from .seeds import GAME, MATCH_GAME, PILE, Rng, derive_seed
 from .setup import (
     Setup,
     build_pile,
+    build_pile_python_random,
     check_pile,
     check_setup,
     pile_composition,
 )
+from .step import GameResult, Step
 
-TURN: Final = 0
+TURN: Final = Phase.TURN
 """Decision: draw or take a row."""
-PLACE: Final = 1
+PLACE: Final = Phase.PLACE
 """Decision: choose the row for the drawn card."""
-CHOOSE: Final = 2
+CHOOSE: Final = Phase.CHOOSE
 """Decision: choose a starting colour (``starting_cards="choose"``)."""
-OVER: Final = 3
+OVER: Final = Phase.OVER
 """The game (or match) is over."""
-PHASE_NAMES: Final = ("turn", "place", "choose_start", "over")
+PHASE_NAMES: Final = DECISIONS
+"""The decision word of each phase, indexed by ``Phase``."""
 
 NO_CARD: Final = -1
+"""``GameState.drawn`` when no card waits to be placed."""
 UNTAKEN: Final = -1
+"""``GameState.row_taker[r]`` of a row nobody took this round."""
+
+
+class _Events:
+    """Scratch record of one checked ``apply``: the rare branches of the transition (Last
+    Round card, bonus cards, leaving, round and game ends) note what they do here when a
+    recorder is attached (``GameState._ev``); ``apply_code`` attaches none."""
+
+    __slots__ = ("bonus", "game_over", "last_round", "left", "removed", "round_over")
+
+    def __init__(self) -> None:
+        self.bonus: list[int] = []
+        self.last_round = False
+        self.left: list[int] = []
+        self.removed: list[int] = []
+        self.round_over = False
+        self.game_over = False
 
 
 class GameState:
@@ -73,9 +106,14 @@ class GameState:
         removed: cards removed from the game at the end of rounds (codes).
         match_totals: per seat, totals of the finished games of the match.
         chosen: starting colours chosen so far (choose mode), in choice order.
+        results: one ``GameResult`` per finished game of the match, in order: each seat's
+            final collection, the colours in play and the scores of that game (the live
+            collections are those of the current game; in a match they restart empty).
     """
 
     __slots__ = (
+        "_ev",
+        "_first_out",
         "_jokers_any",
         "_neg",
         "_table",
@@ -95,6 +133,7 @@ class GameState:
         "phase",
         "pile",
         "removed",
+        "results",
         "round",
         "row_taker",
         "rows",
@@ -111,7 +150,7 @@ class GameState:
     setups: list[Setup | None]
     game: int
     round: int
-    phase: int
+    phase: Phase
     to_move: int
     drawn: int
     pile: list[int]
@@ -127,13 +166,21 @@ class GameState:
     match_totals: list[int]
     chosen: list[int]
     in_play: tuple[int, ...]
+    results: tuple[GameResult, ...]
     _table: tuple[int, ...]
     _neg: int
     _jokers_any: bool
+    _first_out: bool
+    _ev: _Events | None
 
     # ----- construction ------------------------------------------------------------------
-    def __init__(self, rules: Rules, setups: Sequence[Setup | None]) -> None:
+    def __init__(
+        self, rules: Rules, setups: Sequence[Setup | None], *, _dealt: bool = False
+    ) -> None:
         """Start a game (or match) under ``rules`` with one ``Setup`` per game.
+
+        ``_dealt`` is for ``new_game`` only: its setups come from ``deal``, valid by
+        construction, so the check is skipped (it is inside every timed playout).
 
         Raises:
             ConfigurationError: the number of setups is not ``rules.match_games``, or a
@@ -153,8 +200,9 @@ class GameState:
         self._table = rules.score_table
         self._neg = rules.negative_factor
         self._jokers_any = rules.joker_any_color
+        self._first_out = rules.extra_card == "first_out_draws"
         for g, setup in enumerate(self.setups):
-            if setup is not None:
+            if setup is not None and not _dealt:
                 try:
                     check_setup(rules, setup)
                 except ConfigurationError as exc:
@@ -162,6 +210,8 @@ class GameState:
                         raise
                     raise ConfigurationError(f"game {g + 1} of the match: {exc}") from None
         self.match_totals = [0] * self.n
+        self.results = ()
+        self._ev = None
         self.game = 0
         self._start_game()
 
@@ -208,10 +258,14 @@ class GameState:
                 comp = pile_composition(self.rules, setup.removed_colors, starting)
                 check_pile(self.rules, setup.draw_pile, comp)
             return list(reversed(setup.draw_pile))
-        if setup.shuffle_seed is None:
+        seed = setup.shuffle_seed
+        if seed is None:
             raise ConfigurationError("the setup gives neither a draw pile nor a shuffle seed")
         comp = pile_composition(self.rules, setup.removed_colors, starting)
-        pile = build_pile(self.rules, comp, random.Random(f"coloretto-pile:{setup.shuffle_seed}"))
+        if setup.shuffler == "python-random":
+            pile = build_pile_python_random(self.rules, comp, seed)
+        else:
+            pile = build_pile(self.rules, comp, Rng(derive_seed(seed, PILE)))
         return list(reversed(pile))
 
     def copy(self) -> GameState:
@@ -240,16 +294,19 @@ class GameState:
         new.match_totals = self.match_totals[:]
         new.chosen = self.chosen[:]
         new.in_play = self.in_play
+        new.results = self.results
         new._table = self._table
         new._neg = self._neg
         new._jokers_any = self._jokers_any
+        new._first_out = self._first_out
+        new._ev = None
         return new
 
     __copy__ = copy
 
     # ----- queries -----------------------------------------------------------------------
     @property
-    def decision(self) -> str:
+    def decision(self) -> Decision:
         """The decision to make: ``"turn"``, ``"place"``, ``"choose_start"`` or ``"over"``."""
         return PHASE_NAMES[self.phase]
 
@@ -262,49 +319,75 @@ class GameState:
         return len(self.pile) - (0 if self.last_round or not self.pile else 1)
 
     def legal_codes(self) -> list[int]:
-        """Integer codes (actions.py) of the legal actions, ascending; empty when over."""
+        """Integer codes (actions.py) of the legal actions, ascending; empty when over.
+
+        >>> from coloretto.engine import Rules, new_game
+        >>> new_game(Rules(players=4), seed=3).legal_codes()  # only drawing: every row is empty
+        [0]
+        """
         phase = self.phase
-        rows = self.rows
-        caps = self.caps
-        taker = self.row_taker
         if phase == TURN:
-            codes: list[int] = []
-            can_draw = False
-            if len(self.pile) > (0 if self.last_round else 1):
-                for r in range(self.nrows):
-                    if taker[r] == UNTAKEN and len(rows[r]) < caps[r]:
-                        can_draw = True
-                        break
-            if can_draw:
-                codes.append(A.DRAW)
-            for r in range(self.nrows):
-                if taker[r] == UNTAKEN and rows[r]:
-                    codes.append(A.TAKE0 + r)
+            rows = self.rows
+            caps = self.caps
+            # Drawing needs a card (the Last Round card aside) and an untaken row with room.
+            pile_ok = len(self.pile) > (0 if self.last_round else 1)
+            codes: list[int] = [DRAW] if pile_ok else []
+            room = False
+            r = 0
+            for taken_by in self.row_taker:
+                if taken_by == UNTAKEN:
+                    row = rows[r]
+                    if row:
+                        codes.append(TAKE0 + r)
+                        if not room and len(row) < caps[r]:
+                            room = True
+                    else:
+                        room = True
+                r += 1  # noqa: SIM113 (a counter is faster than enumerate here)
+            if pile_ok and not room:
+                del codes[0]
             return codes
         if phase == PLACE:
-            return [A.PLACE0 + r for r in range(self.nrows) if taker[r] == UNTAKEN and len(rows[r]) < caps[r]]
+            rows = self.rows
+            caps = self.caps
+            taker = self.row_taker
+            return [
+                PLACE0 + r
+                for r in range(self.nrows)
+                if taker[r] == UNTAKEN and len(rows[r]) < caps[r]
+            ]
         if phase == CHOOSE:
-            return [A.CHOOSE0 + c for c in self.in_play if c not in self.chosen]
+            return [CHOOSE0 + c for c in self.in_play if c not in self.chosen]
         return []
 
     def legal_actions(self) -> list[Action]:
-        """The legal actions, in code order; empty when the game is over (docs/rules.md §3)."""
+        """The legal actions, in code order; empty when the game is over (docs/rules.md §3).
+
+        >>> from coloretto.engine import Rules, new_game
+        >>> [str(a) for a in new_game(Rules(players=2), seed=5).legal_actions()]
+        ['draw']
+        """
         all_actions = A.ALL_ACTIONS
         return [all_actions[c] for c in self.legal_codes()]
 
     def legal_mask(self) -> list[bool]:
-        """Action mask of length ``NUM_DISTINCT_ACTIONS`` (always present, pgx style)."""
+        """Action mask of length ``NUM_DISTINCT_ACTIONS`` (always present, pgx style):
+        ``mask[code]`` is true exactly for the legal codes.
+
+        >>> from coloretto.engine import Rules, new_game
+        >>> mask = new_game(Rules(players=4), seed=3).legal_mask()
+        >>> len(mask), mask[0], sum(mask)
+        (20, True, 1)
+        """
         mask = [False] * A.NUM_DISTINCT_ACTIONS
         for c in self.legal_codes():
             mask[c] = True
         return mask
 
     def joker_targets(self, seat: int) -> tuple[int, ...]:
-        """Colours a joker of ``seat`` may be assigned to (docs/rules.md §6.1, ``joker_any_color``)."""
-        if self._jokers_any:
-            return self.in_play
-        held = tuple(c for c in self.in_play if self.coll[seat][c])
-        return held or self.in_play
+        """Colours a joker of ``seat`` may be assigned to now (``scoring.allowed_joker_colors``:
+        docs/rules.md §6.1, ``joker_any_color``)."""
+        return allowed_joker_colors(self.coll[seat], self._jokers_any, self.in_play)
 
     def score(self, seat: int) -> int:
         """``seat``'s optimal score of its current collection (docs/rules.md §6)."""
@@ -337,14 +420,25 @@ class GameState:
         return [1 + sum(1 for u in totals if u > t) for t in totals]
 
     # ----- transitions -------------------------------------------------------------------
-    def apply(self, action: Action | int) -> None:
-        """Apply ``action`` (an ``Action`` or its integer code) for the seat to move.
+    def apply(self, action: Action | int) -> Step:
+        """Apply ``action`` (an ``Action`` or its integer code) for the seat to move, after
+        checking that it is legal, and return the ``Step`` saying what it did (the card a
+        draw revealed, bonus cards, the Last Round card, seats leaving, round and game ends).
 
         Raises:
             IllegalActionError: the action is not legal now; the message and ``rule`` say
                 which rule forbids it. Also for a value that is no action at all (an
                 ``Action`` with an out-of-range row or colour, a code outside 0..19, a bool),
                 with ``rule`` ``"docs/engine-protocol.md actions"``. The state is unchanged.
+
+        >>> from coloretto.engine import Rules, new_game
+        >>> state = new_game(Rules(players=4), seed=3)
+        >>> draw = state.apply(0)
+        >>> draw.seat == state.to_move and draw.drawn == state.drawn
+        True
+        >>> place = state.apply(1)  # the drawn card goes to row 0
+        >>> place.placed == draw.drawn, place.round_over
+        (True, False)
         """
         try:
             code = A.checked_code(action)
@@ -352,7 +446,34 @@ class GameState:
             raise IllegalActionError(str(exc), "docs/engine-protocol.md actions") from None
         if code not in self.legal_codes():
             raise self._illegal(code)
-        self.apply_code(code)
+        seat = self.to_move
+        game = self.game
+        rnd = self.round
+        placed = self.drawn if PLACE0 <= code < TAKE0 else None
+        # A take replaces the row's list by a new empty one, so this list keeps its cards.
+        taken = self.rows[code - TAKE0] if TAKE0 <= code < CHOOSE0 else ()
+        ev = _Events()
+        self._ev = ev
+        try:
+            self.apply_code(code)
+        finally:
+            self._ev = None
+        return Step(
+            seat=seat,
+            action=A.ALL_ACTIONS[code],
+            game=game,
+            round=rnd,
+            drawn=self.drawn if code == DRAW else None,
+            placed=placed,
+            taken=tuple(taken),
+            bonus=tuple(ev.bonus),
+            last_round_revealed=ev.last_round,
+            left=tuple(ev.left),
+            removed=tuple(ev.removed),
+            round_over=ev.round_over,
+            game_over=ev.game_over,
+            match_over=self.phase == OVER,
+        )
 
     def child(self, action: Action | int) -> GameState:
         """A copy of this state with ``action`` applied (this state is unchanged).
@@ -367,38 +488,42 @@ class GameState:
     def apply_code(self, code: int) -> None:
         """Apply a legal action code **without checking** that it is legal (for search and
         simulation loops that take codes from ``legal_codes``). An illegal code corrupts
-        the state; use ``apply`` for untrusted input."""
-        if code == A.DRAW:
-            card = self.pile.pop()
+        the state; use ``apply`` for untrusted input.
+
+        The fast path: it builds no ``Step`` and records nothing (it returns ``None``);
+        ``apply`` runs this same transition with a recorder attached."""
+        if code == DRAW:
+            pile = self.pile
+            card = pile.pop()
             if card == LAST_ROUND:
                 self.last_round = True
-                card = self.pile.pop()
+                ev = self._ev
+                if ev is not None:
+                    ev.last_round = True
+                card = pile.pop()
             self.drawn = card
             self.phase = PLACE
-        elif code < A.TAKE0:
-            self.rows[code - A.PLACE0].append(self.drawn)
+        elif code < TAKE0:
+            self.rows[code - PLACE0].append(self.drawn)
             self.drawn = NO_CARD
             self.phase = TURN
             self._next_player()
-        elif code < A.CHOOSE0:
-            self._take(code - A.TAKE0)
+        elif code < CHOOSE0:
+            self._take(code - TAKE0)
         else:
-            self._choose(code - A.CHOOSE0)
+            self._choose(code - CHOOSE0)
 
     def _take(self, r: int) -> None:
         seat = self.to_move
         col = self.coll[seat]
         row = self.rows[r]
-        golden = False
         for card in row:
             col[card] += 1
-            if card == GOLDEN_JOKER:
-                golden = True
         self.rows[r] = []
         self.row_taker[r] = seat
-        if golden:
+        if GOLDEN_JOKER in row:
             self._bonus(seat)
-        if self.takes == 0 and self.rules.extra_card == "first_out_draws":
+        if self.takes == 0 and self._first_out:
             self._bonus(seat)
         self.takes += 1
         self._leave(seat)
@@ -406,11 +531,17 @@ class GameState:
     def _bonus(self, seat: int) -> None:
         """Reveal the top card into ``seat``'s collection (docs/rules.md §5.2)."""
         pile = self.pile
+        ev = self._ev
         if pile and pile[-1] == LAST_ROUND:
             pile.pop()
             self.last_round = True
+            if ev is not None:
+                ev.last_round = True
         if pile:
-            self.coll[seat][pile.pop()] += 1
+            card = pile.pop()
+            self.coll[seat][card] += 1
+            if ev is not None:
+                ev.bonus.append(card)
 
     def _leave(self, seat: int) -> None:
         self.out[seat] = True
@@ -428,17 +559,26 @@ class GameState:
         while out[p]:
             p = (p + 1) % n
         self.to_move = p
-        # docs/rules.md §5.3: with an empty pile, a player whose untaken rows are all empty
-        # leaves the round taking nothing.
-        if self.cards_left() == 0 and not any(
+        # docs/rules.md §5.3: with an empty pile (``cards_left() == 0``: nothing, or only
+        # the Last Round card), a player whose untaken rows are all empty leaves the round
+        # taking nothing.
+        if len(self.pile) <= (0 if self.last_round else 1) and not any(
             self.rows[r] for r in range(self.nrows) if self.row_taker[r] == UNTAKEN
         ):
+            ev = self._ev
+            if ev is not None:
+                ev.left.append(p)
             self._leave(p)
 
     def _end_round(self) -> None:
+        ev = self._ev
+        if ev is not None:
+            ev.round_over = True
         for r in range(self.nrows):
             if self.rows[r]:
                 self.removed.extend(self.rows[r])
+                if ev is not None:
+                    ev.removed.extend(self.rows[r])
                 self.rows[r] = []
             self.row_taker[r] = UNTAKEN
         if self.last_round or self.cards_left() == 0:
@@ -455,7 +595,15 @@ class GameState:
         )
 
     def _end_game(self) -> None:
-        for s, score in enumerate(self.scores()):
+        ev = self._ev
+        if ev is not None:
+            ev.game_over = True
+        scores = self.scores()
+        self.results = (
+            *self.results,
+            GameResult.of(self.game, self.coll, self.in_play, scores),
+        )
+        for s, score in enumerate(scores):
             self.match_totals[s] += score
         if self.game + 1 < self.rules.match_games:
             self.game += 1
@@ -579,35 +727,40 @@ def new_game(
 ) -> GameState:
     """A new game (or match) under ``rules`` dealt from ``seed`` (docs/rules.md §2).
 
-    Each game of a match is dealt from a seed derived from ``seed``, so any game can be
-    rerun alone. ``removed_colors`` and ``first_player`` fix those choices for every game.
+    Game 0 is ``deal(rules, seed)``; game ``g >= 1`` of a match is dealt from
+    ``derive_seed(seed, MATCH_GAME, g)`` (``engine.seeds``), so any game can be rerun alone.
+    ``removed_colors`` and ``first_player`` fix those choices for every game.
 
     Raises:
         ConfigurationError: as ``deal``.
+
+    >>> from coloretto.engine import Rules, new_game
+    >>> state = new_game(Rules(players=4, match_games=2), seed=1)
+    >>> state.game, len(state.setups), state.is_over()
+    (0, 2, False)
+    >>> new_game(Rules(players=4), seed=1) == new_game(Rules(players=4), seed=1)
+    True
     """
     from .setup import deal
 
     setups = [
         deal(
             rules,
-            seed if g == 0 else hash_seed(seed, g),
+            seed if g == 0 else derive_seed(seed, MATCH_GAME, g),
             removed_colors=removed_colors,
             first_player=first_player,
             preset_name=preset_name,
         )
         for g in range(rules.match_games)
     ]
-    return GameState(rules, setups)
+    return GameState(rules, setups, _dealt=True)
 
 
 def hash_seed(seed: int, index: int) -> int:
-    """A child seed for game/item ``index`` of root ``seed`` (deterministic, 63 bits)."""
-    return random.Random(f"coloretto-child:{seed}:{index}").randrange(2**63)
-
-
-def colors_of(state: GameState) -> tuple[int, ...]:
-    """Colour indices in play in the current game of ``state``."""
-    return state.in_play
+    """The seed of game or item ``index`` of root ``seed``: ``derive_seed(seed, GAME,
+    index)`` (``engine.seeds``; 63 bits). New code calls ``derive_seed`` with the stream of
+    its purpose."""
+    return derive_seed(seed, GAME, index)
 
 
 __all__ = [
@@ -619,6 +772,7 @@ __all__ = [
     "TURN",
     "UNTAKEN",
     "GameState",
+    "Phase",
     "hash_seed",
     "new_game",
 ]

@@ -92,7 +92,7 @@ def score_table_text(rules: Rules) -> Text:
     ``triple_minus`` adds that negative colours count three times."""
     values = rules.score_table
     cap = len(values) - 1
-    name = rules.table
+    name: str = rules.table
     if rules.extra_card in ("single_three", "triple_three", "triple_minus"):
         name += f", extra card {rules.extra_card}"
     pairs = "  ".join(

@@ -8,10 +8,12 @@ them, the card letters always.
 A ``TerminalGame`` plays a recorded ``Game``: people's seats are asked through the keyboard,
 the other seats through ``Agent`` objects. Each person sees only their observation. The
 record is written atomically at the start and after every action (a draw whose card waits
-for its row included), so a crash or ``kill -9`` loses at most the action in flight; it is
-written once more when the game ends, and when the person presses Ctrl-C, types ``q`` or
-closes the input (then it says how to resume). Records are read and written through
-``coloretto.tui.saving`` (docs/record-format.md).
+for its row included: the record holds it as its trailing draw entry, so a resumed game asks
+for that card's row at once), so a crash or ``kill -9`` loses at most the action in flight; it
+is written once more when the game ends, and when the person presses Ctrl-C, types ``q`` or
+closes the input (then it says how to resume). Records are written by
+``coloretto.engine.record.save_record`` with the play program's extra keys
+(``coloretto.tui.saving``; docs/record-format.md).
 """
 
 from __future__ import annotations
@@ -32,18 +34,11 @@ from ..agents.base import Agent, Budget
 from ..engine.actions import Action
 from ..engine.cards import COLORS, LETTERS
 from ..engine.observation import Observation, observe
-from ..engine.record import Game
+from ..engine.record import Game, save_record
 from ..engine.scoring import ScoreBreakdown
-from ..engine.state import UNTAKEN, GameState
+from ..engine.state import PLACE, UNTAKEN, GameState
 from . import render
-from .saving import (
-    dumps_record,
-    finished_game_scores,
-    pending_draw_of,
-    redo_pending_draw,
-    session_record,
-    write_record,
-)
+from .saving import finished_game_scores, session_record
 
 Advisor = Callable[[Observation, list[Action], Budget], Sequence[Advice]]
 """``advise(observation, legal, budget)``: one ``Advice`` per legal action, best first."""
@@ -75,9 +70,6 @@ class TerminalGame:
         hint_budget: thinking budget given to the advisor.
         read_line: reads one line of input given a prompt (default ``input``); raises
             ``EOFError`` at the end of input and ``KeyboardInterrupt`` on Ctrl-C.
-        pending_draw: from a resumed record (``saving.pending_draw_of``): a card that was
-            drawn but not yet placed when the game stopped; it is drawn again before
-            anything else.
         game_scores: per finished game of a match, each seat's score (rebuilt from the
             record when empty at the start of a resumed match).
         program: the command that runs this program, as a shell word (``coloretto``, or an
@@ -95,7 +87,6 @@ class TerminalGame:
     hints: bool = False
     hint_budget: Budget = field(default_factory=lambda: Budget(seconds=1.0))
     read_line: Callable[[str], str] = input
-    pending_draw: dict[str, Any] | None = None
     game_scores: list[list[int]] = field(default_factory=list)
     program: str = "coloretto"
     advisor: Advisor = advise
@@ -164,18 +155,22 @@ class TerminalGame:
             )
         if not self.game_scores:
             self.game_scores = finished_game_scores(self.game)
-        drawer = redo_pending_draw(self.game, self.pending_draw)
-        self.pending_draw = None
-        if drawer is not None:
-            self.console.print(
-                Text.assemble(
-                    f"{self.names[drawer]} had drawn ",
-                    render.card_named(self.state.drawn),
-                    " before the break.",
-                )
-            )
+        if self.game.entries and self.state.phase == PLACE:
+            self._resumed_draw()
         self._autosave()
         self.console.print(Text("Type ? at any prompt for help.", style="dim"))
+
+    def _resumed_draw(self) -> None:
+        """Tell the card that was drawn before the interruption: the record holds the draw,
+        so resuming cannot undo a draw whose card was seen."""
+        st = self.state
+        self.console.print(
+            Text.assemble(
+                f"{self.names[st.to_move]} had drawn ",
+                render.card_named(st.drawn),
+                " before the break.",
+            )
+        )
 
     # ----- people --------------------------------------------------------------------------
     def _choices(self, st: GameState, legal: Sequence[Action]) -> list[tuple[str, Action, Text]]:
@@ -470,12 +465,13 @@ class TerminalGame:
         return session_record(self.game, self.human_seats, self.agent_specs, self.seed)
 
     def save(self) -> Path:
-        """Write the record to ``save_path`` (atomically) and return the path.
+        """Write the record to ``save_path`` atomically (``engine.record.save_record``) and
+        return the path.
 
         Raises:
             OSError: it cannot be written.
         """
-        write_record(self.save_path, self.record())
+        save_record(self.save_path, self.record())
         return self.save_path
 
     def _autosave(self) -> None:
@@ -563,9 +559,6 @@ __all__ = [
     "EXIT_OK",
     "Advisor",
     "TerminalGame",
-    "dumps_record",
     "hint_table",
-    "pending_draw_of",
     "untaken_rows_with_cards",
-    "write_record",
 ]

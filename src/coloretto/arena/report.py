@@ -16,6 +16,7 @@ import json
 import sys
 from typing import IO, Any, Final
 
+from .._optional import require
 from .stats import Estimate
 from .tournament import Summary, TournamentResult
 
@@ -112,17 +113,10 @@ def write_plot(result: TournamentResult, path: str) -> None:
     par line ``1/players`` (matplotlib, Agg backend).
 
     Raises:
-        ConfigurationError: matplotlib is not installed.
+        MissingExtra: matplotlib (the ``arena`` extra) is not installed.
     """
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        from ..engine.errors import ConfigurationError
-
-        raise ConfigurationError("plots need matplotlib: pip install 'coloretto[arena]'") from None
+    require("matplotlib", "arena", "--plot").use("Agg")
+    plt = require("matplotlib.pyplot", "arena", "--plot")
     items: list[tuple[str, Summary]] = [(f"#{s.entries[0]} {s.agent}", s) for s in result.entries]
     if len(result.agents) < len(result.entries):
         items += [

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -256,7 +257,9 @@ def doc_units() -> list[Unit]:
     return out
 
 
+@functools.cache
 def cli_units() -> list[Unit]:
+    """Every test that runs the command line, and the docs' lines (read once per session)."""
     corpus = Corpus()
     units = []
     for path, module in corpus.modules.items():

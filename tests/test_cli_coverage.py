@@ -277,6 +277,11 @@ def covered(path: tuple[str, ...], option: str, units: list[Unit]) -> bool:
     holds the rest of the path and the option, or it is open (``main(["simulate", *argv])``)
     and the option is in one of the unit's other sequences (the ``argv`` values)."""
     commands = {p[0] for p, _ in option_tree() if p}
+    if not path:  # an option of `coloretto` itself: main(["--version"]), "coloretto --version"
+        return any(
+            s.words[0] == option or any(a.split("/")[-1] in LAUNCHERS and b == option for a, b in zip(s.words, s.words[1:]))
+            for u in units for s in u.seqs
+        )
     for u in units:
         runs = [(c, rest, s) for s in u.seqs if (found := command_of(s, commands)) for c, rest in [found]]
         for command, rest, seq in runs:
@@ -347,3 +352,5 @@ def test_the_scanner_sees_the_forms_tests_use() -> None:
     assert covered(("bench", "playout"), "--fast", [c]) and not covered(("bench", "score"), "--fast", [c])
     assert not covered(("score",), "--table", [c]), "docstrings do not run anything"
     assert covered(("simulate",), "--json", [d]) and not covered(("warmup",), "--json", [d])
+    top = scan(ast.parse('def test_e():\n    assert main(["--version"]) == 0\n').body[0])
+    assert covered((), "--version", [top]) and not covered((), "--version", [a, b, c, d])

@@ -9,12 +9,16 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# Each install ends with `coloretto warmup`: it compiles the Numba fast core once (about
+# 30 s the first time, under a second afterwards), so the first computer decision is quick.
 install: $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[fast,arena,web]'
+	$(BIN)/pip install --quiet -e '.[arena,web]'
+	$(BIN)/coloretto warmup
 
 install-test: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[all]'
 	bash scripts/install-system-deps.sh
+	$(BIN)/coloretto warmup
 
 play: install
 	$(BIN)/coloretto play

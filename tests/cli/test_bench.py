@@ -205,7 +205,9 @@ def test_fast_without_fast_core_exits_2(
 ) -> None:
     monkeypatch.setattr(bench, "fast_bench_module", lambda: None)
     assert main(["bench", "playout", "--games", "2", "--fast", "--no-limit"]) == 2
-    assert "fast core not installed" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "bench playout --fast needs the fast extra" in err
+    assert "pip install 'coloretto[fast]'" in err and "Traceback" not in err
 
 
 def test_fast_reports_the_fast_core(

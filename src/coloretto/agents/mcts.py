@@ -148,7 +148,11 @@ def engine_rollout(policy: str = "threshold") -> RolloutFn:
 
 def _fast_rollout_fn() -> Callable[..., object] | None:
     try:
-        from ..fastcore import rollout_scores
+        from ..fastcore import rollout_scores, warmup
+
+        # Compiles every kernel the first time (with a notice when the cache is cold, see
+        # coloretto.fastcore.cache), so the cache is complete; later calls return at once.
+        warmup()
     except Exception:  # noqa: BLE001 - any failure (no numba, broken build) means "not available"
         return None
     return rollout_scores

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .._optional import MissingExtra, optional, require
 from ..engine.rules import Rules
 from ..engine.seeds import AGENT, GAME, Rng, SmallChoices, derive_seed
 from ..engine.state import OVER, GameState, new_game
@@ -237,13 +238,10 @@ def limit_games_for(games: int) -> int:
 
 
 def fast_bench_module() -> Any | None:
-    """``coloretto.fastcore.bench`` if installed, else ``None``."""
-    try:
-        return importlib.import_module("coloretto.fastcore.bench")
-    except ModuleNotFoundError as exc:
-        if exc.name in ("coloretto.fastcore", "coloretto.fastcore.bench"):
-            return None
-        raise
+    """``coloretto.fastcore.bench`` if it is usable (Numba imports), else ``None``."""
+    if optional("numba", "fast") is None:
+        return None
+    return importlib.import_module("coloretto.fastcore.bench")
 
 
 def playout_report(
@@ -274,7 +272,7 @@ def playout_report(
 
     Raises:
         ValueError: ``games`` not positive.
-        ModuleNotFoundError: ``fast`` and the fast core is not installed.
+        MissingExtra: ``fast`` and Numba cannot be imported.
     """
     if games <= 0:
         raise ValueError(f"the number of games must be positive, not {games}")
@@ -282,7 +280,9 @@ def playout_report(
     if fast:
         fast_mod = fast_bench_module()
         if fast_mod is None:
-            raise ModuleNotFoundError("fast core not installed", name="coloretto.fastcore.bench")
+            feature = "bench playout --fast"
+            require("numba", "fast", feature)  # raises with the import error when there is one
+            raise MissingExtra(feature, "fast", "numba", "cannot be imported")
     report: dict[str, Any] = {}
     note: str | None = "limit.c not run (--no-limit)"
     limit_runs: list[dict[str, Any]] = []

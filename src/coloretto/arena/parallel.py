@@ -15,6 +15,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from multiprocessing import get_context
 from typing import Any, Final, TypeVar
 
+from .._optional import require
 from ..engine.errors import ConfigurationError
 
 T = TypeVar("T")
@@ -110,12 +111,7 @@ def _run_ray(
     address: str | None,
     on_done: Callable[[R], None] | None,
 ) -> list[R]:
-    try:
-        import ray
-    except ImportError:
-        raise ConfigurationError(
-            "the Ray backend needs Ray: pip install 'coloretto[ray]'"
-        ) from None
+    ray = require("ray", "ray", "the Ray backend (--backend ray)")
     started = False
     if not ray.is_initialized():
         common: dict[str, Any] = {
@@ -151,7 +147,7 @@ def _run_ray(
                     try:
                         r = ray.get(ref)
                     except ray.exceptions.RayTaskError as exc:
-                        raise exc.as_instanceof_cause() from None  # type: ignore[no-untyped-call]
+                        raise exc.as_instanceof_cause() from None
                     results[index[ref]] = r
                     if on_done is not None:
                         on_done(r)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.errors import ConfigurationError
+from .._optional import require
 
 
 @dataclass(frozen=True)
@@ -49,15 +49,11 @@ def rate_games(players: int, games: Sequence[tuple[Sequence[int], Sequence[int]]
         One ``Rating`` per player; players who never played keep the initial rating.
 
     Raises:
-        ConfigurationError: ``openskill`` is not installed.
+        MissingExtra: ``openskill`` (the ``arena`` extra) is not installed.
         ValueError: a game whose ``who`` and ``ranks`` differ in length, a player out of range,
             or a player twice in one game.
     """
-    try:
-        from openskill.models import PlackettLuce
-    except ImportError:
-        raise ConfigurationError("ratings need openskill: pip install 'coloretto[arena]'") from None
-    model = PlackettLuce()
+    model = require("openskill.models", "arena", "ratings").PlackettLuce()
     current = [model.rating(name=str(p)) for p in range(players)]
     for i, (who, ranks) in enumerate(games):
         if len(who) != len(ranks):

@@ -20,6 +20,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any, Final
 
+from .._optional import require
 from .stats import Estimate
 from .tournament import Summary, TournamentResult
 
@@ -139,17 +140,10 @@ def write_plot(result: TournamentResult, path: str) -> None:
     par line ``1/players`` (matplotlib, Agg backend).
 
     Raises:
-        ConfigurationError: matplotlib is not installed.
+        MissingExtra: matplotlib (the ``arena`` extra) is not installed.
     """
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        from ..engine.errors import ConfigurationError
-
-        raise ConfigurationError("plots need matplotlib: pip install 'coloretto[arena]'") from None
+    require("matplotlib", "arena", "--plot").use("Agg")
+    plt = require("matplotlib.pyplot", "arena", "--plot")
     labels, means, below, above = win_share_bars(result)
     fig, ax = plt.subplots(figsize=(7.0, 1.2 + 0.45 * len(labels)))
     try:

@@ -29,6 +29,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .._optional import optional
 from ..agents import Budget, make_agent
 from ..engine.record import save_record
 from ..engine.rules import PRESET_REMOVED_COLORS, Rules
@@ -227,13 +228,10 @@ def _play_chunk(
 
 
 def fast_batch_module() -> ModuleType | None:
-    """``coloretto.fastcore.batch`` if it is installed, else ``None``."""
-    try:
-        return importlib.import_module("coloretto.fastcore.batch")
-    except ModuleNotFoundError as exc:
-        if exc.name in ("coloretto.fastcore", "coloretto.fastcore.batch"):
-            return None
-        raise
+    """``coloretto.fastcore.batch`` if it is usable (Numba imports), else ``None``."""
+    if optional("numba", "fast") is None:
+        return None
+    return importlib.import_module("coloretto.fastcore.batch")
 
 
 def choose_path(

@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .._optional import MissingExtra
 from ..arena.bench import LIMIT_C_DEFAULT, LIMIT_C_ENV, playout_report
 from ..engine.errors import ColorettoError
 from .main import UsageError
@@ -77,7 +78,7 @@ def register(subparsers: Any) -> None:
 
 def run_playout(args: argparse.Namespace) -> int:
     """``bench playout``: exit 0 with the figures (limit.c missing is stated, not an error);
-    exit 2 on bad input or ``--fast`` without the fast core."""
+    exit 2 on bad input or ``--fast`` without Numba (``MissingExtra``)."""
     if args.games <= 0:
         raise UsageError(f"--games must be positive, not {args.games}")
     if not 2 <= args.players <= 5:
@@ -105,11 +106,7 @@ def run_playout(args: argparse.Namespace) -> int:
             limit_games=args.limit_games,
             fast=args.fast,
         )
-    except ModuleNotFoundError as exc:
-        if args.fast and exc.name in ("coloretto.fastcore", "coloretto.fastcore.bench"):
-            raise UsageError(
-                "fast core not installed (coloretto.fastcore.bench is missing)"
-            ) from None
+    except MissingExtra:
         raise
     except (ValueError, ColorettoError) as exc:
         raise UsageError(str(exc)) from None

@@ -152,14 +152,15 @@ def run(args: argparse.Namespace) -> int:
     fallback) or the server refused us; 2 bad arguments, an unreachable/closed table, or an
     engine that could not start (nothing joined).
     """
+    from .._optional import require
     from .main import UsageError
 
-    try:
-        import httpx
-        from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
-        from websockets.sync.client import connect as ws_connect
-    except ModuleNotFoundError as exc:
-        raise UsageError(f"coloretto connect needs the 'web' extra ({exc.name} missing)") from None
+    httpx = require("httpx", "web", "coloretto connect")
+    ws_errors = require("websockets.exceptions", "web", "coloretto connect")
+    ConnectionClosed = ws_errors.ConnectionClosed
+    InvalidHandshake = ws_errors.InvalidHandshake
+    InvalidURI = ws_errors.InvalidURI
+    ws_connect = require("websockets.sync.client", "web", "coloretto connect").connect
     from ..agents.base import Budget
     from ..agents.external import EngineFailure, ExternalAgent
     from ..agents.registry import PEOPLE_OPPONENTS

@@ -4,7 +4,10 @@ Each subcommand lives in its own module of this package and exposes
 ``register(subparsers) -> None``, which adds its parser and sets ``func`` (a callable taking
 the parsed ``argparse.Namespace`` and returning the exit status).
 
-Exit status: 0 ok, 1 a failed check, 2 bad usage or input.
+Before a command runs, ``preflight`` checks the extras it needs and compiles the fast core
+when it will be used and its cache is cold (``coloretto.cli.preflight``).
+
+Exit status: 0 ok, 1 a failed check, 2 bad usage or input (a missing extra included).
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from .._optional import MissingExtra
 from ..engine.errors import ColorettoError
+from .preflight import preflight
 
 SUBCOMMANDS = (
     "play",
@@ -28,6 +33,7 @@ SUBCOMMANDS = (
     "analyze",
     "serve",
     "connect",
+    "warmup",
 )
 
 
@@ -96,7 +102,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        preflight(args)
         status = args.func(args)
+    except MissingExtra as exc:
+        # One line that names the extra and the install command.
+        where = "" if exc.feature.startswith("coloretto ") else f"coloretto {args.command}: "
+        print(f"{where}{exc}", file=sys.stderr)
+        return 2
     except (UsageError, ColorettoError) as exc:
         print(f"coloretto {args.command}: error: {exc}", file=sys.stderr)
         return 2

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import threading
 from typing import Any
 
 DEFAULT_DB = "./coloretto.db"
@@ -53,15 +54,14 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start the server; returns when it stops (exit status 0), 2 on bad options."""
+    from .._optional import require, require_extra
     from .main import UsageError
 
-    try:
-        import uvicorn
+    require_extra("web", "coloretto serve")
+    uvicorn = require("uvicorn", "web", "coloretto serve")
+    from ..server.app import create_app
+    from ..server.config import Settings
 
-        from ..server.app import create_app
-        from ..server.config import Settings
-    except ModuleNotFoundError as exc:
-        raise UsageError(f"the web server needs the 'web' extra: pip install 'coloretto[web]' ({exc.name} missing)") from None
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0 to 65535, not {args.port}")
     for flag in ("computer_delay", "handover_after"):
@@ -84,11 +84,36 @@ def run(args: argparse.Namespace) -> int:
     _check_database(settings.database_url)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app(settings)
+    _warm_fast_core_in_background()
     uvicorn.run(
         app, host=args.host, port=args.port, log_level=args.log_level, access_log=args.access_log,
         ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20, lifespan="on",
     )
     return 0
+
+
+def _warm_fast_core_in_background() -> None:
+    """Load the fast core (search players, hints) in a background thread at start-up, so the
+    first computer decision does not wait for it. When its cache is cold this compiles it
+    (about 30 s) and logs ``coloretto.fastcore.cache.COLD_MESSAGE`` first; nothing happens
+    when Numba cannot be imported (search players then use engine rollouts)."""
+    from .._optional import optional
+
+    if optional("numba", "fast") is None:
+        return
+    from ..fastcore import warmup
+
+    log = logging.getLogger("coloretto.fastcore")
+
+    def warm() -> None:
+        try:
+            seconds = warmup()
+        except Exception as exc:  # noqa: BLE001 - search players fall back on engine rollouts
+            log.warning("fast core unavailable (%s); search players use engine rollouts", exc)
+            return
+        log.info("fast core ready (%.1f s)", seconds)
+
+    threading.Thread(target=warm, name="fastcore-warmup", daemon=True).start()
 
 
 def _check_database(url: str) -> None:
@@ -99,9 +124,10 @@ def _check_database(url: str) -> None:
     Raises:
         UsageError: the database cannot be opened.
     """
-    from sqlalchemy.exc import SQLAlchemyError
-
+    from .._optional import require
     from ..server.db import make_engine
+
+    SQLAlchemyError = require("sqlalchemy.exc", "web", "coloretto serve").SQLAlchemyError
     from .main import UsageError
 
     engine = make_engine(url)

@@ -3,8 +3,8 @@ state, proven identical to the engine by differential tests.
 
 Public API: ``encode``, ``decode``, ``FastState``, ``fast_legal_codes``, ``fast_apply``,
 ``fast_scores``, ``rollout_scores``, ``warmup``; ``coloretto.fastcore.bench.fast_playout_bench``;
-``coloretto.fastcore.batch.supports`` / ``simulate_batch``. Needs the ``fast`` extra (numba);
-importing this package raises ``ImportError`` without it.
+``coloretto.fastcore.batch.supports`` / ``simulate_batch``. Needs Numba (a default
+dependency); without it, importing this package raises ``coloretto._optional.MissingExtra``.
 """
 
 from __future__ import annotations

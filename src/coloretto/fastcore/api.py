@@ -17,7 +17,9 @@ What is supported, exactly:
 
 from __future__ import annotations
 
+import logging
 import struct
+import threading
 import time
 from collections.abc import Sequence
 from typing import Final
@@ -329,16 +331,32 @@ def rollout_scores(
 
 
 _WARM: dict[str, float] = {}
+_WARM_LOCK = threading.Lock()
 
 
-def warmup() -> float:
+def warmup(announce: bool = True) -> float:
     """Compile (or load from the on-disk cache) every kernel of the fast core by calling it
     once on a small game. Returns the seconds it took the first time in this process (later
-    calls return that figure without doing anything)."""
-    if "seconds" in _WARM:
-        return _WARM["seconds"]
-    from ..engine.state import new_game
+    calls return that figure without doing anything). Thread-safe.
 
+    When the cache is cold (``coloretto.fastcore.cache.is_warm``) and ``announce`` is true,
+    ``cache.COLD_MESSAGE`` is logged first (logger ``coloretto.fastcore``, level WARNING: on
+    standard error when logging is not configured); after a complete warm-up the cache's
+    marker is written, so later processes know they will not compile.
+    """
+    with _WARM_LOCK:
+        if "seconds" not in _WARM:
+            _WARM["seconds"] = _warm_all(announce)
+    return _WARM["seconds"]
+
+
+def _warm_all(announce: bool) -> float:
+    from ..engine.state import new_game
+    from .cache import COLD_MESSAGE, is_warm, mark_warm
+
+    cold = not is_warm()
+    if cold and announce:
+        logging.getLogger("coloretto.fastcore").warning(COLD_MESSAGE)
     t0 = time.perf_counter()
     for rules in (Rules(players=4), Rules(players=2, edition="modern", match_games=2)):
         st = new_game(rules, 1)
@@ -358,8 +376,10 @@ def warmup() -> float:
     K.greedy_options(
         fs.a, _codes_buf, K.legal_codes(fs.a, _codes_buf), np.empty(20, np.int32), _cnt_buf
     )
-    _WARM["seconds"] = time.perf_counter() - t0
-    return _WARM["seconds"]
+    seconds = time.perf_counter() - t0
+    if cold:
+        mark_warm(seconds)
+    return seconds
 
 
 def legal_options_greedy(fs: FastState) -> list[int]:

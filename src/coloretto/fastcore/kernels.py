@@ -19,9 +19,12 @@ Random numbers come from a xorshift64* generator whose 64-bit state lives in a
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+import numpy as np
+
+from .._optional import require
 from .layout import (
     ACTIVE,
     CAPS,
@@ -64,6 +67,9 @@ from .layout import (
     TURN,
     N,
 )
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+njit: Callable[..., Callable[[_F], _F]] = require("numba", "fast", "the fast core").njit
 
 # card codes (coloretto.engine.cards) and action codes (coloretto.engine.actions)
 _JOKER = 7

@@ -4,6 +4,10 @@
 ``coloretto serve`` runs under uvicorn. The contract for clients is docs/web-api.md.
 """
 
+from .._optional import require_extra
+
+require_extra("web", "the web server (coloretto.server)")
+
 from .config import Settings
 
 __all__ = ["Settings"]

@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from .._optional import require
 from ..agents.base import Agent
 from ..agents.registry import PEOPLE_OPPONENTS, make_agent
 from ..engine.actions import Action
@@ -118,8 +119,7 @@ class Hub:
         players whose turn it is start thinking again)."""
         await self.db(upgrade, self.engine)
         if self.settings.redis_url:
-            import redis.asyncio as aioredis
-
+            aioredis = require("redis.asyncio", "web", "--redis-url")
             self.redis = aioredis.from_url(self.settings.redis_url)
             await self.redis.ping()
             ready = asyncio.Event()

@@ -1,0 +1,107 @@
+"""What ``coloretto`` checks before a command runs: the extras it needs, and whether it will
+use the fast core (then a cold cache is announced before compiling). The announcement itself
+is seen end to end in ``tests/install/test_no_extras.py`` (a fresh install) and below for
+``serve`` (a log line)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from coloretto.cli.main import build_parser
+from coloretto.cli.preflight import extras_needed, uses_fast_core
+from coloretto.fastcore import warmup
+from coloretto.fastcore.cache import COLD_MESSAGE, is_warm, marker_path
+
+
+@pytest.mark.parametrize(
+    ("argv", "fast"),
+    [
+        (["play"], False),
+        (["play", "--opponents", "easy,medium,random"], False),
+        (["play", "--hints"], True),
+        (["play", "--opponents", "hard"], True),
+        (["play", "--opponents", "greedy,mcts,greedy"], True),
+        (["play", "--resume", "g.json"], True),
+        (["simulate"], True),
+        (["simulate", "--engine-only"], False),
+        (["simulate", "--engine-only", "--agents", "expert,random,random,random"], True),
+        (["tournament", "--agents", "greedy,random"], False),
+        (["tournament", "--agents", "oracle,random"], True),
+        (["bench", "playout"], False),
+        (["bench", "playout", "--fast"], True),
+        (["bench", "score"], False),
+        (["analyze", "g.json"], True),
+        (["score", "green=1"], False),
+        (["replay", "g.json"], False),
+        (["serve"], False),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, list) else str(v),
+)
+def test_which_commands_use_the_fast_core(argv: list[str], fast: bool) -> None:
+    assert uses_fast_core(build_parser().parse_args(argv)) is fast
+
+
+@pytest.mark.parametrize(
+    ("argv", "extras"),
+    [
+        (["serve"], ["web"]),
+        (["connect", "http://h/table/x", "--engine", "e"], ["web"]),
+        (["tournament", "--agents", "a,b"], ["arena"]),
+        (["tournament", "--agents", "a,b", "--backend", "ray"], ["arena", "ray"]),
+        (["simulate"], []),
+        (["play"], []),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, list) else str(v),
+)
+def test_which_commands_need_extras(argv: list[str], extras: list[str]) -> None:
+    assert [e for e, _ in extras_needed(build_parser().parse_args(argv))] == extras
+
+
+def _is_warm_in(cache: Path) -> str:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    code = "from coloretto.fastcore.cache import is_warm, marker_path; print(is_warm(), marker_path())"
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          check=True).stdout.split()
+
+
+def test_warm_needs_both_the_marker_and_numbas_index(tmp_path: Path) -> None:
+    """This environment, once warmed up, is warm; an empty cache directory is cold; a marker
+    without Numba's index files is still cold."""
+    warmup()  # at once when `make test` has run `coloretto warmup`
+    assert is_warm() and marker_path().is_file()
+    warm, marker = _is_warm_in(tmp_path)
+    assert warm == "False" and Path(marker).is_relative_to(tmp_path)
+    Path(marker).parent.mkdir(parents=True, exist_ok=True)
+    Path(marker).write_text("{}")
+    assert _is_warm_in(tmp_path)[0] == "False"
+
+
+def test_serve_logs_the_cold_fast_core_and_compiles_in_the_background(tmp_path: Path) -> None:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    env.pop("COLORETTO_DATABASE_URL", None)
+    log = tmp_path / "serve.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "coloretto.cli.main", "serve", "--port", "0", "--database-url",
+             str(tmp_path / "s.db"), "--log-level", "info"],
+            stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path, env=env,
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while COLD_MESSAGE not in log.read_text() and time.monotonic() < deadline:
+            assert proc.poll() is None, log.read_text()
+            time.sleep(0.2)
+        text = log.read_text()
+        assert COLD_MESSAGE in text, text
+        line = next(ln for ln in text.splitlines() if COLD_MESSAGE in ln)
+        assert "WARNING coloretto.fastcore" in line  # a log line in serve's format
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert "Traceback" not in log.read_text()

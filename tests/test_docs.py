@@ -9,6 +9,9 @@ Every fenced block names its language, and is checked by it:
   same"; they become ``null`` / nothing before parsing. A ``coloretto-record/1`` sample must
   also replay as valid.
 - ``text``: output shown to people (boards, messages); not run.
+- ``js``: browser-side examples of the web client's modules: parsed by Node as an ES module
+  (``node --check``; they need a browser to run), and every name imported from a ``./X.js``
+  module must be exported by ``src/coloretto/web/X.js``.
 - ``nginx``: a reverse-proxy configuration for the deployment guide; not run (it configures
   nginx, which the project does not ship or need).
 - ``sh``: each command line (``\\`` continuations joined, the ``# comment`` and a final ``&``
@@ -77,7 +80,8 @@ REPO = Path(__file__).resolve().parents[1]
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md")), REPO / "examples" / "README.md"]
 RECORD = REPO / "tests" / "data" / "records" / "legal_2p_full.json"
 EXAMPLE_ENGINE = REPO / "examples" / "random_engine.py"
-LANGUAGES = {"sh", "python", "json", "text", "nginx"}
+LANGUAGES = {"sh", "python", "json", "text", "nginx", "js"}
+WEB = REPO / "src" / "coloretto" / "web"
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 MAX_GAMES = 8
 SCALED_BUDGET = "20"
@@ -131,6 +135,24 @@ def test_python_block_runs_as_written(block: Block, tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", block.text], cwd=tmp_path, env=_env(),
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, f"{block.where}:\n{done.stderr}"
+
+
+@pytest.mark.parametrize("block", of("js"))
+def test_js_block_parses_and_imports_exist(block: Block, tmp_path: Path) -> None:
+    node = shutil.which("node")
+    assert node, "Node.js is needed (make test installs it)"
+    source = tmp_path / "example.mjs"
+    source.write_text(block.text)
+    done = subprocess.run([node, "--check", str(source)], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, f"{block.where}:\n{done.stderr}"
+    imports = re.findall(r"import\s*\{([^}]*)\}\s*from\s*\"\./([\w-]+\.js)\"", block.text)
+    assert imports, f"{block.where}: imports nothing from the web client"
+    for names, module in imports:
+        exported = (WEB / module).read_text()
+        for name in (n.strip() for n in names.split(",") if n.strip()):
+            assert re.search(rf"export\s+(async\s+)?(function|const|let|class)\s+{name}\b", exported) or re.search(
+                rf"export\s*\{{[^}}]*\b{name}\b", exported
+            ), f"{block.where}: {module} exports no {name}"
 
 
 SCHEMATIC = re.compile(r"\b(TABLE|OBSERVATION|SEAT|RESULT)\b")

@@ -274,13 +274,20 @@ def prepare(cwd: Path) -> None:
 
 
 def run_coloretto(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*coloretto_command(), *argv], cwd=cwd, env=env or _env(), input="q\n",
+    if env is None:
+        env = _env()
+        env["HOME"] = str(cwd)  # saved games land in the run's own data folder
+        env.pop("XDG_DATA_HOME", None)
+    return subprocess.run([*coloretto_command(), *argv], cwd=cwd, env=env, input="q\n",
                           capture_output=True, text=True, timeout=600, check=False)
 
 
 def check_run(argv: list[str], line: Line, cwd: Path, where: str) -> None:
+    # The temporary folder is the home folder of the run, as a shell would expand ``~``.
+    argv = [str(cwd) + word[1:] if word == "~" or word.startswith("~/") else word for word in argv]
     args = parse(argv, where)
     if argv[0] == "play" and args.resume and not (cwd / args.resume).exists():
+        (cwd / args.resume).parent.mkdir(parents=True, exist_ok=True)
         saved = run_coloretto(["play", "--opponents", "easy", "--seed", "1", "--save", args.resume], cwd)
         assert saved.returncode == 0 and (cwd / args.resume).is_file(), saved.stderr
     done = run_coloretto(argv, cwd)

@@ -29,6 +29,7 @@ VALID = {
     "analyze": ["analyze", RECORD],
     "serve": ["serve"],
     "connect": ["connect", "http://127.0.0.1:1", "--engine", "python3 bot.py"],
+    "warmup": ["warmup"],
 }
 
 
@@ -60,9 +61,9 @@ def test_unknown_option_of_the_top_level(capsys: pytest.CaptureFixture[str]) -> 
     assert capsys.readouterr().err.startswith("usage: coloretto [-h] [-V] COMMAND")
 
 
-@pytest.mark.parametrize("flag", ["--version", "-V"])
-def test_version(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert _exit_code([flag]) == 0
+@pytest.mark.parametrize("argv", [["--version"], ["-V"]])
+def test_version(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert _exit_code(argv) == 0
     assert capsys.readouterr().out == f"coloretto {version('coloretto')}\n"
 
 

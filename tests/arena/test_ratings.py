@@ -256,3 +256,19 @@ def test_identical_agents_have_overlapping_intervals_around_the_field_mean() -> 
         assert a.low < b.high and b.low < a.high  # type: ignore[union-attr,operator]
     # not vacuous: the point estimates differ, the intervals are not all zero
     assert len({round(r.elo, 6) for r in ratings}) > 1  # type: ignore[union-attr]
+
+
+def test_the_coverage_benchmark_runs() -> None:
+    """``benchmarks/rating_coverage.py`` (figures in docs/strength.md), at a tiny size."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "rating_coverage.py"
+    args = [sys.executable, str(script), "--runs", "2", "--deals", "3", "--players", "3"]
+    out = subprocess.run([*args, "--json"], capture_output=True, text=True, check=True)
+    figures = json.loads(out.stdout)
+    assert figures["runs"] == 2 and figures["players"] == 3
+    assert 0.0 <= figures["entry_coverage"] <= 1.0 and figures["mean_width_elo"] > 0
+    assert figures["sd_of_ratings"] > 0

@@ -258,3 +258,21 @@ def test_plot_bars_stay_within_0_and_1() -> None:
         assert 0.0 <= m - lo and m + hi <= 1.0 + 1e-12
     clipped = [s for s in result.entries + result.agents if s.win_share.clipped]
     assert clipped, "seed 0 has an interval that needs clipping"
+
+
+def test_plot_rating_bars_are_the_entries_ratings() -> None:
+    """The plot's rating panel: one bar per entry (aggregates are not rated), each at the
+    entry's rating with error bars to its interval's ends."""
+    from coloretto.arena.report import rating_bars
+
+    config = TournamentConfig(
+        agents=("greedy", "random", "random"), games=6, rules=preset("classic", 3)
+    )
+    result = run_tournament(config, workers=1)
+    labels, elos, below, above = rating_bars(result)
+    assert labels == ["#3 random", "#2 random", "#1 greedy"]
+    for s, elo, lo, hi in zip(reversed(result.entries), elos, below, above, strict=True):
+        assert s.rating is not None and s.rating.low is not None and s.rating.high is not None
+        assert elo == s.rating.elo
+        assert elo - lo == pytest.approx(s.rating.low) and elo + hi == pytest.approx(s.rating.high)
+    assert sum(elos) == pytest.approx(0.0, abs=1e-6)

@@ -4,9 +4,14 @@ CSV columns (one row per entry, then one per distinct agent spec, ``kind`` telli
 ``kind, entry, agent, entries, games, win_share, win_share_low, win_share_high, mean_score,
 mean_score_low, mean_score_high, mean_margin, mean_margin_low, mean_margin_high, mean_rank,
 mean_rank_low, mean_rank_high, seconds_per_decision_mean, seconds_per_decision_p95,
-decisions, rating_mu, rating_sigma, rating_ordinal, failures, forfeits``. Interval ends are
-empty without an interval (fewer than two deals), and clipped to the values possible (win
-shares to [0, 1], ranks to [1, players]; ``arena.stats``); ratings are empty for
+decisions, bt_elo, bt_elo_low, bt_elo_high, bt_p_ahead, bt_p_ahead_low, bt_p_ahead_high,
+pairwise_share, failures, forfeits``. Interval ends are empty without an interval (fewer
+than two deals), and clipped to the values possible (win shares to [0, 1], ranks to
+[1, players]; ``arena.stats``). The ``bt_`` columns are the Bradley-Terry rating
+(``arena.ratings``): Elo points relative to the field mean with the ends of its 95%
+bootstrap interval over deals, and the probability of finishing ahead of an entry of
+average strength with the same interval's ends mapped; ``pairwise_share`` is the share of
+pairwise comparisons won (ties half), whose order the ratings follow. They are empty for
 aggregates. ``entry`` counts from 0 (the position in ``--agents``), as in the JSON; the
 terminal table counts entries from 1.
 """
@@ -21,6 +26,7 @@ from collections.abc import Sequence
 from typing import IO, Any, Final
 
 from .._optional import require
+from .ratings import Rating, p_ahead
 from .stats import Estimate
 from .tournament import Summary, TournamentResult
 
@@ -45,9 +51,13 @@ CSV_COLUMNS: Final = (
     "seconds_per_decision_mean",
     "seconds_per_decision_p95",
     "decisions",
-    "rating_mu",
-    "rating_sigma",
-    "rating_ordinal",
+    "bt_elo",
+    "bt_elo_low",
+    "bt_elo_high",
+    "bt_p_ahead",
+    "bt_p_ahead_low",
+    "bt_p_ahead_high",
+    "pairwise_share",
     "failures",
     "forfeits",
 )
@@ -72,6 +82,17 @@ def _est(e: Estimate) -> list[Any]:
     return [e.mean, "" if e.low is None else e.low, "" if e.high is None else e.high]
 
 
+def _rating_cells(rating: Rating | None) -> list[Any]:
+    """The ``bt_*`` and ``pairwise_share`` cells of one CSV row (empty without a rating)."""
+    if rating is None:
+        return [""] * 7
+    if rating.low is None or rating.high is None:
+        ends: list[Any] = ["", "", "", ""]
+    else:
+        ends = [rating.low, rating.high, p_ahead(rating.low), p_ahead(rating.high)]
+    return [rating.elo, ends[0], ends[1], rating.p_ahead, ends[2], ends[3], rating.pairwise_share]
+
+
 def csv_rows(result: TournamentResult) -> list[dict[str, Any]]:
     """The CSV rows (dicts keyed by ``CSV_COLUMNS``)."""
     rows = []
@@ -90,9 +111,7 @@ def csv_rows(result: TournamentResult) -> list[dict[str, Any]]:
                 "" if s.decision_mean is None else s.decision_mean,
                 "" if s.decision_p95 is None else s.decision_p95,
                 s.decisions,
-                "" if s.rating is None else s.rating.mu,
-                "" if s.rating is None else s.rating.sigma,
-                "" if s.rating is None else s.rating.ordinal,
+                *_rating_cells(s.rating),
                 s.failures,
                 s.forfeits,
             ]
@@ -135,9 +154,30 @@ def win_share_bars(
     )
 
 
+def rating_bars(
+    result: TournamentResult,
+) -> tuple[list[str], list[float], list[float], list[float]]:
+    """The rating bars of ``write_plot``, bottom to top: labels (entries counted from 1),
+    Bradley-Terry ratings in Elo points relative to the field mean, and the distances from
+    each rating down and up to its 95% interval's ends (0 without an interval, or where the
+    interval does not reach past the rating)."""
+    items = [(f"#{s.entries[0] + 1} {s.agent}", s.rating) for s in result.entries]
+    items.reverse()
+    rated = [(label, r) for label, r in items if r is not None]
+    return (
+        [label for label, _ in rated],
+        [r.elo for _, r in rated],
+        # a percentile interval may, rarely, leave out the point estimate: no negative bars
+        [0.0 if r.low is None else max(0.0, r.elo - r.low) for _, r in rated],
+        [0.0 if r.high is None else max(0.0, r.high - r.elo) for _, r in rated],
+    )
+
+
 def write_plot(result: TournamentResult, path: str) -> None:
-    """A PNG of each entry's and each aggregate's win share with its 95% interval, and the
-    par line ``1/players`` (matplotlib, Agg backend).
+    """A PNG of two panels (matplotlib, Agg backend): each entry's and each aggregate's win
+    share with its 95% interval and the par line ``1/players``; below it each entry's
+    Bradley-Terry rating (Elo points relative to the field mean) with its 95% interval and
+    the field mean's line at 0.
 
     Raises:
         MissingExtra: matplotlib (the ``arena`` extra) is not installed.
@@ -145,19 +185,37 @@ def write_plot(result: TournamentResult, path: str) -> None:
     require("matplotlib", "arena", "--plot").use("Agg")
     plt = require("matplotlib.pyplot", "arena", "--plot")
     labels, means, below, above = win_share_bars(result)
-    fig, ax = plt.subplots(figsize=(7.0, 1.2 + 0.45 * len(labels)))
+    r_labels, elos, r_below, r_above = rating_bars(result)
+    fig, (ax, ax_r) = plt.subplots(
+        2,
+        1,
+        figsize=(7.0, 2.2 + 0.45 * (len(labels) + len(r_labels))),
+        height_ratios=[max(1, len(labels)), max(1, len(r_labels))],
+    )
     try:
         ys = list(range(len(labels)))
         ax.barh(ys, means, xerr=[below, above], color="#4c72b0", alpha=0.8, capsize=4)
         ax.axvline(1.0 / result.config.players, color="#c44e52", linestyle="--", label="par")
         ax.set_yticks(ys, labels)
         ax.set_xlim(0, 1)
-        ax.set_xlabel("win share (ties split), 95% interval")
+        ax.set_xlabel("win share (ties split), 95% interval over deals")
         cfg = result.config
         ax.set_title(
             f"{cfg.games} games, {cfg.players} players, {cfg.deals} duplicate deals", fontsize=10
         )
         ax.legend(loc="lower right")
+        r_ys = list(range(len(r_labels)))
+        ax_r.barh(r_ys, elos, xerr=[r_below, r_above], color="#55a868", alpha=0.8, capsize=4)
+        ax_r.axvline(0.0, color="#333333", linewidth=1, label="field mean")
+        ax_r.set_yticks(r_ys, r_labels)
+        ax_r.set_xlabel(
+            "Bradley-Terry rating, Elo points vs the field mean, 95% bootstrap interval"
+        )
+        # centred on the field mean, wide enough for every interval (at least +-50 points)
+        ends = [e - b for e, b in zip(elos, r_below)] + [e + a for e, a in zip(elos, r_above)]
+        reach = 1.1 * max([50.0] + [abs(x) for x in ends])
+        ax_r.set_xlim(-reach, reach)
+        ax_r.legend(loc="best")
         fig.tight_layout()
         fig.savefig(path, format="png", dpi=100)
     finally:
@@ -183,11 +241,11 @@ COLUMNS: Final = (
     "rank",
     "s/decision",
     "p95",
-    "rating μ±σ",
+    "rating",
     "fail",
 )
 """Columns of the terminal table."""
-OPTIONAL_COLUMNS: Final = ("p95", "s/decision", "rating μ±σ", "margin", "score", "rank")
+OPTIONAL_COLUMNS: Final = ("p95", "s/decision", "score", "margin", "rank", "rating")
 """Columns left out, in this order, while the table is wider than the terminal (every
 value stays in the JSON and CSV reports)."""
 
@@ -236,6 +294,11 @@ def results_table(result: TournamentResult, leave_out: Sequence[str] = ()) -> An
 
     cfg = result.config
     caption = f"par win share {1 / cfg.players:.3f}; intervals are 95% over deals"
+    if "rating" not in leave_out:
+        caption += (
+            "; rating: Bradley-Terry over all games, Elo points vs the field mean "
+            "(+100: ahead of an average entry 64% of the time)"
+        )
     if leave_out:
         caption += f"; left out for the terminal width: {', '.join(leave_out)} (see --json, --csv)"
     table = Table(
@@ -267,7 +330,7 @@ def results_table(result: TournamentResult, leave_out: Sequence[str] = ()) -> An
                 "rank": s.rank.format(2),
                 "s/decision": fmt_t(s.decision_mean),
                 "p95": fmt_t(s.decision_p95),
-                "rating μ±σ": "-" if s.rating is None else f"{s.rating.mu:.1f}±{s.rating.sigma:.1f}",
+                "rating": "-" if s.rating is None else s.rating.format(),
                 "fail": str(s.failures),
             }
             table.add_row(*(cells[c] for c in columns))

@@ -26,7 +26,10 @@ Method
 - **Time per decision:** wall-clock seconds of each ``act`` call (forced moves with a single
   legal action are not asked), pooled per entry: mean and 95th percentile (linear
   interpolation).
-- **Ratings:** OpenSkill Plackett-Luce over all games in game-index order (``ratings``).
+- **Ratings:** one Bradley-Terry fit over every game's pairwise results (ties half a win
+  each way), on the Elo scale relative to the field mean, with 95% percentile-bootstrap
+  intervals over deals (bootstrap seed ``derive_seed(root, SAMPLE)``); independent of
+  the order of the games, and ordered as the entries' pairwise shares (``ratings``).
 - **Engine failures** (``EngineFailure`` of an external engine, including a failure to
   start; the policy is shared with ``coloretto simulate``: ``arena.failures``): with
   ``on_engine_failure="forfeit"`` the game stops; the failing seat gets win
@@ -49,7 +52,7 @@ from ..agents.base import Agent, Budget
 from ..agents.registry import make_agent
 from ..engine.errors import ConfigurationError
 from ..engine.rules import Rules
-from ..engine.seeds import AGENT, FALLBACK, GAME, derive_seed
+from ..engine.seeds import AGENT, FALLBACK, GAME, SAMPLE, derive_seed
 from .driver import start_game
 from .failures import (
     SeatPlayer,
@@ -59,12 +62,18 @@ from .failures import (
     parse_failure_policy,
     play_with_policy,
 )
-from .ratings import Rating, rate_games
+from .ratings import Rating, method, rate_games
 from .stats import WIN_SHARE_RANGE, Estimate, game_outcome, mean_ci
 
-RESULT_FORMAT: Final = "coloretto-tournament/1"
+RESULT_FORMAT: Final = "coloretto-tournament/2"
 
 log = logging.getLogger(__name__)
+
+
+def rating_seed(root: int) -> int:
+    """The seed of the ratings' bootstrap in a run with seed ``root``:
+    ``derive_seed(root, SAMPLE)``."""
+    return derive_seed(root, SAMPLE)
 
 
 def entry_seat(entry: int, rotation: int, players: int) -> int:
@@ -342,7 +351,8 @@ class Summary:
         win_share, score, margin, rank: ``Estimate`` over deals (module docstring).
         decision_mean, decision_p95: seconds per decision (``None`` without decisions).
         decisions: number of timed decisions.
-        rating: OpenSkill rating (per-entry summaries only).
+        rating: Bradley-Terry rating with its 95% interval (per-entry summaries only;
+            ``ratings``).
         failures: engine failures; forfeits: games forfeited.
     """
 
@@ -371,7 +381,7 @@ class Summary:
             "mean_margin": self.margin.to_json(),
             "mean_rank": self.rank.to_json(),
             "decisions": self.decisions,
-            "rating": None if self.rating is None else self.rating.to_json(),
+            "bt_rating": None if self.rating is None else self.rating.to_json(),
             "failures": self.failures,
             "forfeits": self.forfeits,
         }
@@ -406,13 +416,14 @@ class TournamentResult:
         return [f for g in self.games for f in g.failures]
 
     def to_json(self, *, timings: bool = True) -> dict[str, Any]:
-        """The ``coloretto-tournament/1`` JSON object. ``timings=False`` leaves out every
+        """The ``coloretto-tournament/2`` JSON object. ``timings=False`` leaves out every
         wall-clock field and the run's parallel settings (what may differ between two runs of
         the same configuration)."""
         out: dict[str, Any] = {
             "format": RESULT_FORMAT,
             "config": self.config.to_json(),
             "par_win_share": 1.0 / self.config.players,
+            "rating_method": method(rating_seed(self.config.seed)),
             "entries": [dict(s.to_json(timings=timings), entry=s.entries[0]) for s in self.entries],
             "agents": [s.to_json(timings=timings) for s in self.agents],
             "failures": self.failures,
@@ -450,7 +461,9 @@ def summarize(
     by_deal: dict[int, list[GameResult]] = {}
     for g in games:
         by_deal.setdefault(g.deal, []).append(g)
-    ratings = rate_games(n, [(g.entries, g.ranks) for g in games])
+    ratings = rate_games(
+        n, [(g.deal, g.entries, g.ranks) for g in games], seed=rating_seed(config.seed)
+    )
 
     def summary(agent: str, entries: Sequence[int], rating: Rating | None) -> Summary:
         cols: dict[str, list[float]] = {"share": [], "score": [], "margin": [], "rank": []}
@@ -551,6 +564,7 @@ __all__ = [
     "percentile",
     "plan",
     "play_game",
+    "rating_seed",
     "rounded_games",
     "run_tournament",
     "seat_entry",

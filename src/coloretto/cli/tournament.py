@@ -1,7 +1,7 @@
 """``coloretto tournament``: measure agents against each other with duplicate deals.
 
 Every deal is replayed with the agents rotated through the seats; results per agent entry
-(and per distinct agent) with 95% intervals, OpenSkill ratings, JSON/CSV/PNG reports.
+(and per distinct agent) with 95% intervals, Bradley-Terry ratings, JSON/CSV/PNG reports.
 Method: ``coloretto.arena.tournament`` (module docstring).
 """
 
@@ -26,12 +26,19 @@ Method: deal d is played once per rotation of the agents through the seats (dupl
 deals), so --games is rounded up to a multiple of the player count. Win share counts a
 tie as a split win; intervals are 95% normal-approximation intervals over deals, clipped
 to the possible values (win share 0 to 1, rank 1 to players). Seconds per decision are
-wall-clock per asked decision (mean and p95). Ratings: OpenSkill Plackett-Luce over all
-games in game order. The same --seed gives the same results for any --workers and
+wall-clock per asked decision (mean and p95).
+
+Rating: one Bradley-Terry fit over all games at once (so the order of the games does not
+matter). Each game counts one comparison per pair of entries: the better rank wins it, a
+tie is half a win each way; one virtual tie per pair keeps an entry that never lost
+finite. Ratings are Elo points relative to the field mean (+100: ahead of an average
+entry 64% of the time; +200: 76%), ordered as the entries' shares of pairwise
+comparisons won; the 95% interval is a percentile bootstrap over deals (1000 resamples,
+seeded from --seed). The same --seed gives the same results for any --workers and
 --backend (timings aside).
 
 The table fits the terminal's width: on a narrow one the columns p95, s/decision,
-rating, margin, score and rank are left out in that order (the caption names them; the
+score, margin, rank and rating are left out in that order (the caption names them; the
 JSON and CSV reports hold every value). The table and messages count entries, games and
 seats from 1; the JSON and CSV count from 0.
 
@@ -112,7 +119,7 @@ def register(subparsers: Any) -> None:
         "--plot",
         default=None,
         metavar="FILE",
-        help="write a PNG of win shares with their intervals",
+        help="write a PNG of win shares and ratings with their intervals",
     )
     p.add_argument(
         "--records",

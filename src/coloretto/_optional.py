@@ -29,7 +29,7 @@ EXTRAS: Final[dict[str, tuple[str, ...]]] = {
         "httpx",
         "openskill",
     ),
-    "arena": ("openskill", "matplotlib"),
+    "arena": ("choix", "matplotlib"),
     "ray": ("ray",),
     "fast": ("numba",),
 }

@@ -264,7 +264,7 @@ class Store:
                 .where(TableRow.rated.is_(True))
                 .order_by(ResultRow.finished_at, ResultRow.table_id, ResultRow.seat)
             ).all()
-        return [tuple(r) for r in rows]  # type: ignore[misc]
+        return [(table_id, seat, name, kind, score, rank) for table_id, seat, name, kind, score, rank in rows]
 
     def results_count(self) -> int:
         """Number of stored result rows (a cache key for the leaderboard)."""

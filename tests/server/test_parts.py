@@ -9,8 +9,10 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Coroutine, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from backends import Backend
@@ -30,7 +32,16 @@ from coloretto.server.db import SqlTableStore
 from coloretto.server.runner import JobOwner, ThreadRunner
 from coloretto.server.store import MemoryTableStore, SeatData, TableData, TableStore, now
 
+T = TypeVar("T")
 pytestmark = pytest.mark.timeout(120)
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coro)`` on a thread of its own: the browser tests' Playwright keeps an
+    event loop running on the main thread for the rest of the session."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
 TWO_AND_COMPUTERS = [{"kind": "human"}, {"kind": "human"}, {"kind": "computer", "agent": "easy"},
                      {"kind": "computer", "agent": "greedy"}]
 
@@ -45,14 +56,14 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TableStore
         return
     if request.param == "sqlite":
         made = SqlTableStore(f"sqlite:///{tmp_path / 'store.db'}")
-        asyncio.run(made.open())
+        run(made.open())
         yield made
-        asyncio.run(made.close())
+        run(made.close())
         return
     made = SqlTableStore(request.getfixturevalue("pg_url"))
-    asyncio.run(made.open())
+    run(made.open())
     yield made
-    asyncio.run(made.close())
+    run(made.close())
 
 
 def table_data(tid: str, status: str = "playing", seats: Sequence[str] = ("human", "human")) -> TableData:
@@ -115,7 +126,7 @@ def test_table_store_contract(store: TableStore) -> None:
         assert again is not None and again.seats[0].name == "P0" and again.status == "playing"
         assert await store.load_table("nope") is None
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 # ----- bus ----------------------------------------------------------------------------------------
@@ -162,7 +173,7 @@ def test_bus_delivers_every_notice_in_order_to_every_hub(kind: str, request: pyt
         await buses[0].close()
         return heard
 
-    heard = asyncio.run(scenario())
+    heard = run(scenario())
     assert len(heard[0]) == 7 and len(heard[1]) == 6
 
 
@@ -195,6 +206,11 @@ def test_two_hubs_share_one_store_through_the_bus(shared: Backend) -> None:
                 last = play({0: a, 1: b}, choose=random.Random(4).choice)
             a.until(lambda m: m.get("seats") and not m["seats"][1]["connected"])  # Bob left at B
         assert last["status"] == "finished"
+        for c in (ca, cb):  # the other hub hears of the last action a moment later
+            for _ in range(500):
+                if c.get(f"/api/tables/{tid}").json()["status"] == "finished":
+                    break
+                time.sleep(0.02)
         records = [c.get(f"/api/tables/{tid}/record").json() for c in (ca, cb)]
         assert records[0] == records[1] and replay_record(records[0]).valid
         assert [c.get(f"/api/tables/{tid}").json()["version"] for c in (ca, cb)] == [last["version"]] * 2
@@ -267,7 +283,7 @@ def test_thread_runner_runs_jobs_and_refuses_after_close() -> None:
         with pytest.raises(RuntimeError):
             await runner.run(owner, sum, [1])
 
-    asyncio.run(scenario())
+    run(scenario())
     with pytest.raises(ValueError):
         ThreadRunner(0)
 
@@ -315,11 +331,11 @@ def test_computer_action_applies_the_failure_policy(caplog: pytest.LogCaptureFix
             await runner.close()
 
     with caplog.at_level(logging.WARNING, logger="coloretto.server"):
-        assert asyncio.run(decide(Last())) == legal[-1]
+        assert run(decide(Last())) == legal[-1]
         assert not caplog.records
-        assert asyncio.run(decide(Raising())) == legal[0]
-        assert asyncio.run(decide(Illegal())) == legal[0]
-        assert asyncio.run(decide(Raising(), legal[1:2])) == legal[1]  # one choice: nobody asked
+        assert run(decide(Raising())) == legal[0]
+        assert run(decide(Illegal())) == legal[0]
+        assert run(decide(Raising(), legal[1:2])) == legal[1]  # one choice: nobody asked
     texts = [r.getMessage() for r in caplog.records]
     assert len(texts) == 2
     assert f"table T seat {seat + 1}: computer player raising failed (RuntimeError: the search blew up)" in texts[0]

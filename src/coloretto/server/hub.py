@@ -63,7 +63,6 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         self.leaderboards = Leaderboards()
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
-        self.started = False
 
     # ----- life cycle ----------------------------------------------------------------------
     async def start(self) -> None:
@@ -76,7 +75,6 @@ class Hub:
             t = await self.get(table_id)
             if t is not None:
                 self.schedule_computer(t)
-        self.started = True
         log.info("server process %s ready: %d game(s) resumed", self.settings.process_id, len(ids))
 
     async def stop(self) -> None:

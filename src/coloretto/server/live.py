@@ -219,10 +219,6 @@ class LiveTable:
         """The current engine state (secret inside: never send it)."""
         return self.game.state
 
-    def seat_data(self, seat: int) -> SeatData:
-        """The stored seat."""
-        return self.data.seats[seat]
-
     def connected(self, seat: int) -> bool:
         """A client holds the seat's token with a connection open (computers: always)."""
         s = self.data.seats[seat]
@@ -310,14 +306,11 @@ class LiveTable:
             self._result = result_json(self.state, self.id, self.log)
         return self._result
 
-    def state_message(self, seat: int | None, log_from: int, ack: Any = None) -> dict[str, Any]:
-        """A ``state`` message for a connection at ``seat`` (None: spectator)."""
-        msg: dict[str, Any] = json.loads(self.state_text(seat, log_from, ack))
-        return msg
-
     def state_text(self, seat: int | None, log_from: int, ack: Any = None) -> str:
-        """``state_message`` serialised; the parts shared by every connection are serialised
-        once per version (and presence change) and cached."""
+        """The ``state`` message (docs/web-api.md) for a connection at ``seat`` (None: a
+        spectator) with the log from entry ``log_from`` on, serialised; ``ack`` becomes its
+        ``id``. The parts shared by every connection are serialised once per version (and
+        presence change) and cached."""
         parts = self._parts()
         mine = (
             self.data.status == "playing"
@@ -377,8 +370,3 @@ class LiveTable:
             replay.play(Action.from_json(entry["action"]))
             steps.append({**entry, "i": entry["i"] + 1, "card": entry.get("card"), "observation": spectator()})
         return {"table": self.table_json(), "record": self.game.to_record(), "steps": steps, "result": self.result()}
-
-    def legal_for(self, seat: int, action: Action) -> bool:
-        """``action`` is legal for ``seat`` now."""
-        st = self.state
-        return st.to_move == seat and action in st.legal_actions()

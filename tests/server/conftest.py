@@ -1,5 +1,5 @@
-"""Fixtures of the server tests: databases (SQLite and PostgreSQL), Redis, an in-process
-application, and real ``coloretto serve`` subprocesses.
+"""Fixtures of the server tests: databases (SQLite and PostgreSQL), Redis, the hub's parts
+(real or in memory: ``backend``), and real ``coloretto serve`` subprocesses.
 
 PostgreSQL (127.0.0.1:5432) and Redis (127.0.0.1:6379) run on the CI machine. A test that
 needs one starts it when it is down and FAILS with a clear message when it still cannot be
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from backends import Backend
 from serverproc import ServerProcess
 
 PG_ADMIN_URL = os.environ.get("COLORETTO_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -101,6 +102,22 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield url
     finally:
         drop_pg_database(name)
+
+
+@pytest.fixture(params=["sqlite", "postgresql", "memory"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    """The hub's parts: a SQLite file, an empty PostgreSQL database, then the in-memory
+    store and bus (the same test body runs on each)."""
+    if request.param == "memory":
+        yield Backend("memory")
+    elif request.param == "sqlite":
+        yield Backend("sqlite", f"sqlite:///{tmp_path / 'coloretto.db'}")
+    else:
+        url, name = fresh_pg_database()
+        try:
+            yield Backend("postgresql", url)
+        finally:
+            drop_pg_database(name)
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""HTTP and WebSocket API of the server (docs/web-api.md), on SQLite and PostgreSQL.
+"""HTTP and WebSocket API of the server (docs/web-api.md), on SQLite, PostgreSQL and the
+in-memory parts (the same assertions on each).
 
 Every message type is exercised, with each kind of bad input; after every refused
 message the connection still answers and the table has not changed.
@@ -12,14 +13,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from backends import Backend
 from fastapi.testclient import TestClient
 from wsutil import WS, play
 
 from coloretto.engine import replay as replay_record
 from coloretto.engine.actions import Action
 from coloretto.engine.cards import CARD_NAMES
-from coloretto.server.app import advisor, create_app
-from coloretto.server.config import Settings
 from coloretto.server.live import action_text
 
 pytestmark = pytest.mark.timeout(120)
@@ -27,16 +27,14 @@ pytestmark = pytest.mark.timeout(120)
 FOUR = [{"kind": "human"}, {"kind": "human"}, {"kind": "computer", "agent": "easy"}, {"kind": "computer", "agent": "greedy"}]
 
 
-def make_client(db_url: str, **kw: Any) -> TestClient:
-    opts: dict[str, Any] = {"database_url": db_url, "computer_delay": 0, "handover_after": 0, "ip_rate": 10_000,
-                            "ip_burst": 10_000, "ws_rate": 10_000, "ws_burst": 10_000}
-    opts.update(kw)
-    return TestClient(create_app(Settings(**opts)))
+def make_client(backend: Backend, **kw: Any) -> TestClient:
+    """A client of an application on ``backend`` (``backends.FAST`` settings, then ``kw``)."""
+    return backend.client(**kw)
 
 
 @pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
-    with make_client(db_url) as c:
+def client(backend: Backend) -> Iterator[TestClient]:
+    with make_client(backend) as c:
         yield c
 
 
@@ -94,8 +92,8 @@ def test_create_join_lobby_and_bad_requests(client: TestClient) -> None:
     assert "/api/tables" in spec["paths"] and "/api/tables/{table_id}/join" in spec["paths"]
 
 
-def test_http_rate_limit(db_url: str) -> None:
-    with make_client(db_url, ip_rate=1, ip_burst=5) as c:
+def test_http_rate_limit(backend: Backend) -> None:
+    with make_client(backend, ip_rate=1, ip_burst=5) as c:
         codes = [c.get("/api/health").status_code for _ in range(8)]
         assert codes[:5] == [200] * 5 and codes[-1] == 429
         r = c.get("/api/health")
@@ -106,7 +104,7 @@ def test_http_rate_limit(db_url: str) -> None:
 def test_request_bodies_take_strict_types(tmp_path: Any) -> None:
     """A value of the wrong JSON type is refused (400 bad_request naming the field), never
     converted: "0" or true for a seat, "yes" or 1 for a flag; unknown fields are refused."""
-    with make_client(f"sqlite:///{tmp_path / 'strict.db'}") as c:
+    with make_client(Backend("sqlite", f"sqlite:///{tmp_path / 'strict.db'}")) as c:
         two = [{"kind": "human"}, {"kind": "human"}]
         bad: list[tuple[dict[str, Any], str]] = [
             ({"seat": "0"}, "seat"),
@@ -143,7 +141,7 @@ def test_request_bodies_take_strict_types(tmp_path: Any) -> None:
 
 def test_ws_fields_take_strict_types(tmp_path: Any) -> None:
     """WebSocket fields are as strictly typed: "1", true or 1.0 is never taken for 1."""
-    with make_client(f"sqlite:///{tmp_path / 'strict.db'}") as c:
+    with make_client(Backend("sqlite", f"sqlite:///{tmp_path / 'strict.db'}")) as c:
         made = create(c, seats=[{"kind": "human"}, {"kind": "human"}])
         tid = made["table"]["id"]
         bob = c.post(f"/api/tables/{tid}/join", json={"name": "Bob"}).json()
@@ -282,8 +280,8 @@ def test_unknown_table_socket_is_closed(client: TestClient) -> None:
         assert exc.value.code == 4404
 
 
-def test_ws_rate_limit(db_url: str) -> None:
-    with make_client(db_url, ws_rate=1, ws_burst=3) as c:
+def test_ws_rate_limit(backend: Backend) -> None:
+    with make_client(backend, ws_rate=1, ws_burst=3) as c:
         made = create(c)
         with c.websocket_connect(f"/ws/tables/{made['table']['id']}") as s:
             a = WS(s)
@@ -447,12 +445,9 @@ def test_hints(client: TestClient) -> None:
         m = a.until(lambda m: m["type"] == "state" and m["legal"])
         a.send(type="hint", id="h")
         reply = a.until(lambda m: m["type"] in ("hint", "error"))
-        if advisor() is None:
-            assert reply["code"] == "hints_unavailable"
-        else:
-            assert reply["type"] == "hint" and reply["action"] in m["legal"] and reply["id"] == "h"
-            assert len(reply["options"]) == len(m["legal"]) and reply["explanation"]
-            assert {o["action"]["action"] for o in reply["options"]} == {x["action"] for x in m["legal"]}
+        assert reply["type"] == "hint" and reply["action"] in m["legal"] and reply["id"] == "h"
+        assert len(reply["options"]) == len(m["legal"]) and reply["explanation"]
+        assert {o["action"]["action"] for o in reply["options"]} == {x["action"] for x in m["legal"]}
 
 
 def test_messages_for_people_count_seats_and_rows_from_one(client: TestClient) -> None:
@@ -508,8 +503,8 @@ def test_messages_for_people_count_seats_and_rows_from_one(client: TestClient) -
                 break
 
 
-def test_restart_continues_from_the_database(db_url: str) -> None:
-    with make_client(db_url) as c:
+def test_restart_continues_from_the_database(backend: Backend) -> None:
+    with make_client(backend) as c:
         made = create(c)
         tid = made["table"]["id"]
         j = c.post(f"/api/tables/{tid}/join", json={"name": "Bob"}).json()
@@ -520,7 +515,7 @@ def test_restart_continues_from_the_database(db_url: str) -> None:
             st = play({0: a, 1: b}, stop_at=20)
         before = c.get(f"/api/tables/{tid}").json()["version"]
         assert before >= st["version"]
-    with make_client(db_url) as c:
+    with make_client(backend) as c:
         t = c.get(f"/api/tables/{tid}").json()
         assert t["version"] == before and t["status"] == "playing"
         with c.websocket_connect(f"/ws/tables/{tid}") as s0, c.websocket_connect(f"/ws/tables/{tid}") as s1:

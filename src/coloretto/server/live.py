@@ -1,7 +1,7 @@
 """Live tables in memory: the engine state rebuilt from stored actions, the public game log,
 and the JSON views sent to clients.
 
-Nothing here reads the clock or the network. The only secret of a table (the draw pile
+Nothing here reads the network; time comes from the hub's ``Clock``. The only secret of a table (the draw pile
 order, in ``game.state.pile`` and in the stored setup) is never put into a view: views are
 built from ``observe`` (the engine's one observer) and from public facts (who acted, the card
 that was drawn, the cards of a taken row).
@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from typing import Any
 
-from ..agents.base import Agent
 from ..engine.actions import Action, decode
 from ..engine.cards import CARD_NAMES, COLORS, GOLDEN_JOKER, LAST_ROUND, NUM_COLORS
 from ..engine.observation import observe
 from ..engine.record import Game, setup_from_json
 from ..engine.rules import Rules
 from ..engine.state import GameState
-from .db import SeatData, TableData
+from .clock import Clock
+from .computer import ComputerSeat
+from .conn import Conn
+from .store import SeatData, TableData
 
 
 def _dumps(value: Any) -> str:
@@ -179,22 +180,24 @@ class LiveTable:
         conns: open WebSocket connections watching or playing here.
         local_presence: per seat, connections of this process holding the seat's token.
         remote_presence: per other server process, its per-seat connection counts.
-        away_since: per human seat, monotonic time its last connection closed.
-        agents: computer players by seat (built lazily).
+        away_since: per human seat, the ``clock`` time its last connection closed.
+        computers: computer players by seat (built when first needed).
         computer_task: the running task that plays computer seats, if any.
+        clock: the hub's clock.
     """
 
-    def __init__(self, data: TableData) -> None:
+    def __init__(self, data: TableData, clock: Clock) -> None:
         self.data = data
         self.id = data.id
+        self.clock = clock
         self.game, self.log = build_game(data)
         self.lock = asyncio.Lock()
-        self.conns: set[Any] = set()
+        self.conns: set[Conn] = set()
         self.local_presence: dict[int, int] = {}
         self.remote_presence: dict[str, dict[int, int]] = {}
-        started = time.monotonic()
+        started = clock.now()
         self.away_since: dict[int, float] = {s.seat: started for s in data.seats if s.kind == "human" or s.handed_over}
-        self.agents: dict[int, Agent] = {}
+        self.computers: dict[int, ComputerSeat] = {}
         self.computer_task: asyncio.Task[None] | None = None
         self._obs_cache: tuple[int, dict[str, Any], list[dict[str, Any]]] | None = None
         self._result: dict[str, Any] | None = None
@@ -216,10 +219,6 @@ class LiveTable:
         """The current engine state (secret inside: never send it)."""
         return self.game.state
 
-    def seat_data(self, seat: int) -> SeatData:
-        """The stored seat."""
-        return self.data.seats[seat]
-
     def connected(self, seat: int) -> bool:
         """A client holds the seat's token with a connection open (computers: always)."""
         s = self.data.seats[seat]
@@ -229,6 +228,13 @@ class LiveTable:
             return True
         return any(p.get(seat, 0) > 0 for p in self.remote_presence.values())
 
+    def seat_of(self, thash: str) -> int | None:
+        """The seat whose token has the hash ``thash``, or None."""
+        for s in self.data.seats:
+            if s.token_hash is not None and s.token_hash == thash:
+                return s.seat
+        return None
+
     def away_seconds(self, seat: int) -> float | None:
         """Seconds since the seat's person was last connected (None while connected)."""
         s = self.data.seats[seat]
@@ -237,7 +243,7 @@ class LiveTable:
         since = self.away_since.get(seat)
         if since is None:
             return None
-        return round(time.monotonic() - since, 1)
+        return round(self.clock.now() - since, 1)
 
     # ----- views -----------------------------------------------------------------------------
     def seats_json(self) -> list[dict[str, Any]]:
@@ -300,14 +306,11 @@ class LiveTable:
             self._result = result_json(self.state, self.id, self.log)
         return self._result
 
-    def state_message(self, seat: int | None, log_from: int, ack: Any = None) -> dict[str, Any]:
-        """A ``state`` message for a connection at ``seat`` (None: spectator)."""
-        msg: dict[str, Any] = json.loads(self.state_text(seat, log_from, ack))
-        return msg
-
     def state_text(self, seat: int | None, log_from: int, ack: Any = None) -> str:
-        """``state_message`` serialised; the parts shared by every connection are serialised
-        once per version (and presence change) and cached."""
+        """The ``state`` message (docs/web-api.md) for a connection at ``seat`` (None: a
+        spectator) with the log from entry ``log_from`` on, serialised; ``ack`` becomes its
+        ``id``. The parts shared by every connection are serialised once per version (and
+        presence change) and cached."""
         parts = self._parts()
         mine = (
             self.data.status == "playing"
@@ -348,7 +351,22 @@ class LiveTable:
             for s in self.data.seats
         )
 
-    def legal_for(self, seat: int, action: Action) -> bool:
-        """``action`` is legal for ``seat`` now."""
-        st = self.state
-        return st.to_move == seat and action in st.legal_actions()
+    def replay_json(self) -> dict[str, Any]:
+        """The ``GET /api/tables/{id}/replay`` answer (docs/web-api.md): the table, the
+        record, a spectator's observation before the first action and after each (with
+        that action's log entry), and the result. Only for a finished game: the record
+        holds the deal."""
+        initial = self.game.initial
+        assert initial is not None and self.data.status == "finished"
+        replay = Game(initial.copy(), list(self.game.seats))
+
+        def spectator() -> dict[str, Any]:
+            obs = dict(observe(replay.state, max(replay.state.to_move, 0)).to_json())
+            obs["seat"] = None
+            return obs
+
+        steps = [{"i": 0, "seat": None, "action": None, "card": None, "observation": spectator()}]
+        for entry in self.log:
+            replay.play(Action.from_json(entry["action"]))
+            steps.append({**entry, "i": entry["i"] + 1, "card": entry.get("card"), "observation": spectator()})
+        return {"table": self.table_json(), "record": self.game.to_record(), "steps": steps, "result": self.result()}

@@ -8,6 +8,8 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from .store import TableStore
+
 
 def leaderboard(rows: Sequence[tuple[str, int, str, str, int, int]], computers: bool) -> dict[str, Any]:
     """Rate the players of ``rows`` (``(table_id, seat, name, kind, score, rank)``, grouped
@@ -69,3 +71,20 @@ def leaderboard(rows: Sequence[tuple[str, int, str, str, int, int]], computers: 
     ]
     players.sort(key=lambda p: (-p["rating"], p["name"]))
     return {"computers": computers, "games": counted, "players": players}
+
+
+class Leaderboards:
+    """The two leaderboards (with and without computer players), rebuilt only when the
+    store holds new results."""
+
+    def __init__(self) -> None:
+        self._cache: dict[bool, tuple[int, dict[str, Any]]] = {}
+
+    async def get(self, store: TableStore, computers: bool) -> dict[str, Any]:
+        """``leaderboard`` of ``store``'s rated results."""
+        count = await store.results_count()
+        cached = self._cache.get(computers)
+        if cached is None or cached[0] != count:
+            rows = await store.rated_results()
+            cached = self._cache[computers] = (count, leaderboard(rows, computers))
+        return cached[1]

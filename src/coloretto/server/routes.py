@@ -1,0 +1,168 @@
+"""The HTTP endpoints (docs/web-api.md, "HTTP endpoints") and the pages served to browsers,
+as two ``APIRouter``s. Handlers reach the application's ``Hub`` through ``HubDep``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import FileResponse, Response
+
+from ..agents.registry import DIFFICULTIES, PEOPLE_OPPONENTS
+from ..engine.rules import EXTRA_CARDS, PRESETS
+from .errors import ErrorCode, Problem, error_response
+from .hub import Hub
+from .live import LiveTable
+from .newtable import DEFAULT_AGENT
+from .schemas import CreateTable, JoinTable, SeatGranted
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+"""The browser client's files (``/`` and ``/static/...``)."""
+
+
+def get_hub(request: Request) -> Hub:
+    """The application's hub (``app.state.hub``, set by ``create_app``)."""
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+HubDep = Annotated[Hub, Depends(get_hub)]
+
+api = APIRouter()
+"""``/api/...``."""
+
+
+def _granted(t: LiveTable, seat: int | None, token: str | None) -> dict[str, Any]:
+    return {"table": t.table_json(), "seat": seat, "token": token, "ws_url": f"/ws/tables/{t.id}"}
+
+
+async def _finished(hub: Hub, table_id: str, what: str) -> LiveTable:
+    t = await hub.table(table_id)
+    if t.status != "finished":
+        raise Problem(ErrorCode.GAME_NOT_OVER, f"the {what} is available once the game is over")
+    return t
+
+
+@api.get("/api/health", tags=["server"])
+async def health(hub: HubDep) -> dict[str, Any]:
+    """Liveness: database kind, Redis in use, this process's id."""
+    return {"status": "ok", "database": hub.store.dialect, "redis": hub.bus.kind == "redis",
+            "process": hub.settings.process_id}
+
+
+@api.get("/api/options", tags=["tables"])
+async def options(hub: HubDep) -> dict[str, Any]:
+    """What a create-table form offers: computer players, presets, rule options."""
+    return {
+        "agents": list(PEOPLE_OPPONENTS),
+        "difficulties": list(DIFFICULTIES),
+        "default_agent": DEFAULT_AGENT,
+        "presets": list(PRESETS),
+        "rules": {
+            "players": {"values": [2, 3, 4, 5], "default": 4},
+            "edition": {"values": ["classic", "modern"], "default": "classic"},
+            "table": {"values": ["brown", "violet"], "default": "brown"},
+            "starting_cards": {"values": ["random", "choose"], "default": "random"},
+            "next_round_starter": {"values": ["last_taker", "left_of_last_taker"], "default": "last_taker"},
+            "joker_any_color": {"values": [True, False], "default": True},
+            "match_games": {"values": list(range(1, 11)), "default": 1},
+            "extra_card": {"values": list(EXTRA_CARDS), "default": None},
+            "row_capacities": {"values": "list of 1..6 per row, players..6 rows", "default": None},
+        },
+        "hints_available": True,
+        "handover_after_seconds": hub.settings.handover_after,
+    }
+
+
+@api.post("/api/tables", status_code=201, response_model=SeatGranted, tags=["tables"])
+async def create(body: CreateTable, hub: HubDep) -> dict[str, Any]:
+    """Create a table; the creator takes a seat and gets its secret token."""
+    t, seat, token = await hub.create_table(
+        name=body.name, seats=[s.model_dump() for s in body.seats], seat=body.seat, rules=body.rules,
+        preset=body.preset, hints=body.hints, rated=body.rated, title=body.title.strip(),
+    )
+    return _granted(t, seat, token)
+
+
+@api.get("/api/tables", tags=["tables"])
+async def lobby(
+    hub: HubDep,
+    status: Literal["open", "playing", "finished"] | None = None,
+    limit: int = Query(50, ge=1, le=200),
+) -> dict[str, Any]:
+    """The lobby: open tables to join and games in progress to watch."""
+    statuses = [status] if status else ["open", "playing"]
+    out = []
+    for table_id in await hub.store.table_ids(statuses, limit):
+        t = await hub.get(table_id)
+        if t is not None and t.status in statuses:
+            out.append(t.table_json())
+    return {"tables": out}
+
+
+@api.get("/api/tables/{table_id}", tags=["tables"])
+async def table(table_id: str, hub: HubDep) -> dict[str, Any]:
+    """A table's public summary."""
+    return (await hub.table(table_id)).table_json()
+
+
+@api.post("/api/tables/{table_id}/join", response_model=SeatGranted, tags=["tables"])
+async def join(table_id: str, body: JoinTable, hub: HubDep) -> dict[str, Any]:
+    """Take an open seat; returns its secret token."""
+    t, seat, token = await hub.join(table_id, body.name, body.seat)
+    return _granted(t, seat, token)
+
+
+@api.get("/api/tables/{table_id}/record", tags=["games"])
+async def record(table_id: str, hub: HubDep) -> Response:
+    """The ``coloretto-record/1`` JSON, once the game is over (409 before)."""
+    t = await _finished(hub, table_id, "record")
+    return Response(
+        json.dumps(t.game.to_record(), indent=1), media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="coloretto-{t.id}.json"'},
+    )
+
+
+@api.get("/api/tables/{table_id}/replay", tags=["games"])
+async def replay(table_id: str, hub: HubDep) -> dict[str, Any]:
+    """Record plus a spectator's observation after every action (finished games)."""
+    return (await _finished(hub, table_id, "replay")).replay_json()
+
+
+@api.get("/api/leaderboard", tags=["games"])
+async def board(hub: HubDep, computers: bool = False) -> dict[str, Any]:
+    """OpenSkill ratings of named players (with or without computer players)."""
+    return await hub.leaderboards.get(hub.store, computers)
+
+
+pages = APIRouter(include_in_schema=False)
+"""The browser client's pages: each path serves ``web/index.html``."""
+
+
+def index() -> Response:
+    """``web/index.html``, or 404 ``not_found`` when the client is not installed."""
+    page = WEB_DIR / "index.html"
+    if not page.is_file():
+        return error_response(ErrorCode.NOT_FOUND, "the browser client is not installed")
+    return FileResponse(page, media_type="text/html")
+
+
+@pages.get("/")
+async def home() -> Response:
+    """The lobby page."""
+    return index()
+
+
+@pages.get("/table/{table_id}")
+async def invite(table_id: str) -> Response:
+    """A table's invite link."""
+    return index()
+
+
+@pages.get("/replay/{table_id}")
+async def replay_page(table_id: str) -> Response:
+    """A finished game's replay link."""
+    return index()

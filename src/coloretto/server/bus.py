@@ -17,6 +17,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, cast, get_args
 
+from .._optional import require
+
 log = logging.getLogger("coloretto.server")
 
 CHANNEL = "coloretto:tables"
@@ -193,10 +195,10 @@ class RedisBus:
         """Connect (raises if Redis does not answer a ping) and subscribe.
 
         Raises:
+            MissingExtra: the redis package is not installed.
             redis.exceptions.RedisError, OSError: Redis cannot be reached.
         """
-        import redis.asyncio as aioredis
-
+        aioredis = require("redis.asyncio", "web", "--redis-url")
         self._redis = aioredis.from_url(self.url)
         await self._redis.ping()
         ready = asyncio.Event()

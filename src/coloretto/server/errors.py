@@ -84,6 +84,12 @@ class ErrorCode(str, Enum):
     """The ``version`` sent is not the table's current version."""
     CONFLICT = ("conflict", 409)
     """Another server process kept changing the table; the action was not accepted."""
+    BAD_CARDS = ("bad_cards", 422)
+    """``POST /api/score``: a count or a colour label that cannot be scored."""
+    BAD_TABLE = ("bad_table", 422)
+    """``POST /api/score``: not a score table (``brown``, ``violet``)."""
+    BAD_EXTRA = ("bad_extra", 422)
+    """``POST /api/score``: not an Extrakarten scoring card."""
     TOO_LARGE = ("too_large", 413)
     """A request body or WebSocket message over the size limit."""
     RATE_LIMITED = ("rate_limited", 429)

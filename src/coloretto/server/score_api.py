@@ -14,11 +14,19 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..engine.tally import TallyError, cards_report
-from .hub import Problem
+from .errors import ErrorCode, error_response
+
+SCORE_STATUS = 422
+"""The HTTP status of every refusal of ``POST /api/score``, whatever its code (docs/web-api.md:
+this endpoint answers bad input with 422, ``bad_request`` included)."""
+
+TALLY_CODES: dict[str, ErrorCode] = {"cards": ErrorCode.BAD_CARDS, "table": ErrorCode.BAD_TABLE,
+                                     "extra": ErrorCode.BAD_EXTRA}
+"""``TallyError.field`` -> the code that refuses it."""
 
 SW_VERSION_MARK = "__SHEET_VERSION__"
 """Replaced in ``web/score-sw.js`` by a hash of the client's files: any change of a file
@@ -99,38 +107,37 @@ def score_router(web_dir: Path) -> APIRouter:
         openapi_extra={"requestBody": {"required": True, "content": {
             "application/json": {"schema": ScoreRequest.model_json_schema()}}}},
     )
-    async def score(request: Request) -> dict[str, Any]:
+    async def score(request: Request) -> Any:
         """The optimal score of one collection (docs/rules.md §6): the best joker placement and
         the three positive colours, with the explanation."""
         try:
             data = json.loads(await request.body())
         except (ValueError, UnicodeDecodeError):
-            raise Problem("bad_request", "the body must be one JSON object", 422) from None
+            return error_response(ErrorCode.BAD_REQUEST, "the body must be one JSON object", SCORE_STATUS)
         if not isinstance(data, dict):
-            raise Problem("bad_request", f"the body must be a JSON object, not {type(data).__name__}", 422)
+            return error_response(ErrorCode.BAD_REQUEST, f"the body must be a JSON object, not {type(data).__name__}",
+                                  SCORE_STATUS)
         try:
             body = ScoreRequest.model_validate(data)
         except ValidationError as exc:
-            raise Problem("bad_request", _validation_message(exc), 422) from None
+            return error_response(ErrorCode.BAD_REQUEST, _validation_message(exc), SCORE_STATUS)
         try:
             return cards_report(body.cards, body.table, body.extra)
         except TallyError as exc:
-            raise Problem(f"bad_{exc.field}", str(exc), 422) from None
+            return error_response(TALLY_CODES[exc.field], str(exc), SCORE_STATUS)
 
     @router.get("/score", include_in_schema=False)
     async def sheet() -> Response:
         page = web_dir / "score.html"
         if not page.is_file():
-            return JSONResponse({"error": {"code": "not_found", "message": "the score sheet is not installed"}},
-                                status_code=404)
+            return error_response(ErrorCode.NOT_FOUND, "the score sheet is not installed")
         return FileResponse(page, media_type="text/html")
 
     @router.get("/score-sw.js", include_in_schema=False)
     async def service_worker() -> Response:
         script = web_dir / "score-sw.js"
         if not script.is_file():
-            return JSONResponse({"error": {"code": "not_found", "message": "the score sheet is not installed"}},
-                                status_code=404)
+            return error_response(ErrorCode.NOT_FOUND, "the score sheet is not installed")
         text = script.read_text(encoding="utf-8").replace(SW_VERSION_MARK, _files_version(web_dir, memo))
         return Response(text, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 

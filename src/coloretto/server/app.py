@@ -504,6 +504,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def replay_page(table_id: str) -> Response:
         return index()
 
+    @app.get("/rules", include_in_schema=False)
+    async def rules_page() -> Response:
+        page = WEB_DIR / "rules.html"
+        if not page.is_file():
+            return JSONResponse(error_body("not_found", "the rules page is not installed"), status_code=404)
+        return FileResponse(page, media_type="text/html")
+
     app.include_router(score_router(WEB_DIR))
 
     if WEB_DIR.is_dir():

@@ -79,6 +79,7 @@ Replay (replay.js)
 
 Header links to the other pages (index.html)
 - `[data-testid=nav-score]` "Score sheet": test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
+- `[data-testid=nav-rules]` "Rules": test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
 
 Score sheet: header (score.html)
 - `[data-testid=skip]` "Skip to the score sheet" (first Tab stop; Enter): test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
@@ -86,6 +87,7 @@ Score sheet: header (score.html)
 - `[data-testid=nav-lobby]` "Lobby": test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
 - `[data-testid=nav-score]` "Score sheet" (this page: opens it as it was): test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
 - `#language` "Language" (i18n.js; remembered): test_score_sheet.py::test_languages_follow_the_browser_switch_and_are_remembered
+- `[data-testid=nav-rules]` "Rules": test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
 
 Score sheet (score.html: score.js)
 - `[data-testid=sheet-settings]` "Game" (folded once there are players): test_score_sheet.py::test_phone_sheet_scores_each_tap_and_works_offline
@@ -104,6 +106,16 @@ Score sheet (score.html: score.js)
 - `#remove-N` "Remove NAME" (two taps): test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
 - `#clear-game` "Clear game N" (two taps): test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
 - `#new-sheet` "New sheet" (two taps): test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
+
+Rules page (rules.html: rules.js)
+- `[data-testid=skip]` "Skip to the rules" (first Tab stop; Enter): test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+- `[data-testid=brand]` the Coloretto logo link to the lobby: test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+- `[data-testid=nav-lobby]` "Lobby": test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+- `[data-testid=nav-score]` "Score sheet": test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+- `[data-testid=nav-rules]` "Rules" (this page): test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+- `#language` "Language" (i18n.js; the score sheet's choice too): test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+- `[data-testid=toc-link]` a section of the contents: test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+- `[data-testid=to-sheet]` the link to the score sheet: test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
 
 Keys (docs/web-client.md, "Keyboard"; key: what it does: the test that presses it)
 - `D` draw a card: test_playing_keys_hints_and_leaving

@@ -207,8 +207,8 @@ def listed(section: str) -> dict[tuple[str, str], str]:
         if m:
             out[(page, m.group(1))] = m.group(2)
         elif not line.startswith("- "):  # a section heading: "Score sheet (score.html, score.js)"
-            named = re.search(r"\(([^)]*?\b[\w-]+\.html\b)", line)
-            page = re.search(r"[\w-]+\.html", named.group(1)).group(0) if named else "index.html"  # type: ignore[union-attr]
+            pages = re.findall(r"[\w-]+\.html", line.partition("(")[2])
+            page = pages[0] if pages else "index.html"
     return out
 
 

@@ -142,12 +142,17 @@ pages = APIRouter(include_in_schema=False)
 """The browser client's pages: each path serves ``web/index.html``."""
 
 
+def page_file(name: str, what: str) -> Response:
+    """``web/NAME`` as HTML, or 404 ``not_found`` saying that ``what`` is not installed."""
+    page = WEB_DIR / name
+    if not page.is_file():
+        return error_response(ErrorCode.NOT_FOUND, f"{what} is not installed")
+    return FileResponse(page, media_type="text/html")
+
+
 def index() -> Response:
     """``web/index.html``, or 404 ``not_found`` when the client is not installed."""
-    page = WEB_DIR / "index.html"
-    if not page.is_file():
-        return error_response(ErrorCode.NOT_FOUND, "the browser client is not installed")
-    return FileResponse(page, media_type="text/html")
+    return page_file("index.html", "the browser client")
 
 
 @pages.get("/")
@@ -166,3 +171,9 @@ async def invite(table_id: str) -> Response:
 async def replay_page(table_id: str) -> Response:
     """A finished game's replay link."""
     return index()
+
+
+@pages.get("/rules")
+async def rules_page() -> Response:
+    """The rules of the game, in the person's language (``web/rules.html``)."""
+    return page_file("rules.html", "the rules page")

@@ -40,13 +40,18 @@ function kindName(kind, index) {
   return kind === "colour" ? colourName(index) : t(`card.${kind}`);
 }
 
+/** The part of a counter's ids that names the player and the card: "p1-colour-3", "p1-joker". */
 function fieldId(player, kind, index) {
   return kind === "colour" ? `${player.id}-colour-${index}` : `${player.id}-${kind}`;
 }
 
-/** A button that asks for a second tap (within 5 s) before doing something it cannot undo. */
-function confirmButton(attrs, labelKey, confirmKey, params, action) {
-  const button = h("button", { type: "button", ...attrs }, t(labelKey, params));
+/**
+ * Make `button` ask for a second tap (within 5 s) before doing something it cannot undo.
+ * @param {HTMLButtonElement} button built by the caller (with its id)
+ * @returns {HTMLButtonElement} the same button, labelled
+ */
+function confirmButton(button, labelKey, confirmKey, params, action) {
+  button.textContent = t(labelKey, params);
   let timer = null;
   button.addEventListener("click", () => {
     if (button.dataset.armed) {
@@ -84,15 +89,17 @@ function render() {
 }
 
 // ----- settings -------------------------------------------------------------------------------
-function radioGroup(name, legendKey, options, value, onChange) {
+/** A fieldset of radio buttons: `radio(v)` builds the input of option `v` (with its id). */
+function radioGroup(legendKey, options, value, radio, onChange) {
   return h("fieldset", { class: "choice" },
     h("legend", {}, t(legendKey)),
-    options.map(([v, labelText]) => h("label", { class: "choice-item" },
-      h("input", {
-        type: "radio", name, id: `${name}-${v}`, value: String(v), checked: v === value,
-        onchange: () => onChange(v),
-      }),
-      " ", labelText)));
+    options.map(([v, labelText]) => {
+      const input = radio(v);
+      input.value = String(v);
+      input.defaultChecked = v === value;
+      input.addEventListener("change", () => onChange(v));
+      return h("label", { class: "choice-item" }, input, " ", labelText);
+    }));
 }
 
 function settingsPanel() {
@@ -109,14 +116,16 @@ function settingsPanel() {
     sheet.extra ? t(`settings.extra.${sheet.extra}`) : t("settings.no_extra"), games].join(" \u00b7 ");
   // Open on a new sheet; later folded away (it keeps its state while the page is open).
   const details = h("details", { class: "panel sheet-settings", open: settingsOpen ?? sheet.players.length === 0 },
-    h("summary", {}, h("h2", { id: "settings-heading" }, t("settings.heading")),
+    h("summary", { "data-testid": "sheet-settings" }, h("h2", { id: "settings-heading" }, t("settings.heading")),
       h("span", { class: "settings-summary muted small" }, summary)),
-    radioGroup("table", "settings.table", tables, sheet.table, (v) => { sheet.table = v; save(); render(); }),
+    radioGroup("settings.table", tables, sheet.table, (v) => h("input", { type: "radio", name: "table", id: `table-${v}` }),
+      (v) => { sheet.table = v; save(); render(); }),
     h("div", { class: "field" },
       h("label", { for: "extra" }, t("settings.extra")), extra,
       h("p", { class: "muted small" }, t("settings.extra.hint"))),
-    radioGroup("games", "settings.games", [[1, t("settings.games.single")], [MATCH_GAMES, t("settings.games.match", { count: MATCH_GAMES })]],
-      sheet.games, (v) => { sheet.games = v; sheet.game = Math.min(sheet.game, v - 1); save(); render(); }),
+    radioGroup("settings.games", [[1, t("settings.games.single")], [MATCH_GAMES, t("settings.games.match", { count: MATCH_GAMES })]],
+      sheet.games, (v) => h("input", { type: "radio", name: "games", id: `games-${v}` }),
+      (v) => { sheet.games = v; sheet.game = Math.min(sheet.game, v - 1); save(); render(); }),
     colourNames());
   // A click on the summary (also Enter or Space) is a person's choice; a "toggle" event also
   // fires when the panel is built open, so it cannot tell.
@@ -147,7 +156,7 @@ function colourNames() {
       },
     })));
   const details = h("details", { class: "colour-names", open: namesOpen ?? sheet.labels.some((l) => l.trim()) },
-    h("summary", {}, t("colours.heading")),
+    h("summary", { "data-testid": "colour-names" }, t("colours.heading")),
     h("p", { class: "muted small" }, t("colours.hint")),
     rows, error);
   details.querySelector("summary").addEventListener("click", () => { namesOpen = !details.open; });
@@ -222,11 +231,12 @@ function playersPanel() {
 }
 
 function counter(player, kind, index = 0) {
-  const id = fieldId(player, kind, index);
+  const field = fieldId(player, kind, index);
+  const id = `count-${field}`;
   const name = kindName(kind, index);
   const cards = () => player.cards[sheet.game];
   const input = h("input", {
-    id, type: "number", inputmode: "numeric", min: "0", max: String(maxCount(cards(), kind)), step: "1",
+    id: `count-${field}`, type: "number", inputmode: "numeric", min: "0", max: String(maxCount(cards(), kind)), step: "1",
     class: "count", "aria-describedby": `${id}-error`,
     value: String(getCount(cards(), kind, index)),
   });
@@ -254,21 +264,23 @@ function counter(player, kind, index = 0) {
     input.removeAttribute("aria-invalid");
     error.textContent = "";
   });
-  const step = (delta, key, symbol) => h("button", {
-    type: "button", class: `step ${delta > 0 ? "plus" : "minus"}`, id: `${id}-${delta > 0 ? "plus" : "minus"}`,
-    "aria-label": t(key, { card: name, name: player.name }),
-    onclick: () => {
+  const step = (button, delta, key) => {
+    button.setAttribute("aria-label", t(key, { card: name, name: player.name }));
+    button.addEventListener("click", () => {
       if (change(getCount(cards(), kind, index) + delta)) {
         error.textContent = "";
         input.removeAttribute("aria-invalid");
       }
-    },
-  }, symbol);
+    });
+    return button;
+  };
   return h("div", { class: `counter counter-${kind}`, dataset: { kind, index: String(index) } },
     swatch(kind, index),
     h("label", { for: id, class: "counter-label" }, name,
       h("span", { class: "sr-only" }, ` (${player.name})`)),
-    step(-1, "count.minus", "\u2212"), input, step(+1, "count.plus", "+"),
+    step(h("button", { type: "button", class: "step minus", id: `minus-${field}` }, "\u2212"), -1, "count.minus"),
+    input,
+    step(h("button", { type: "button", class: "step plus", id: `plus-${field}` }, "+"), +1, "count.plus"),
     error);
 }
 
@@ -278,9 +290,8 @@ function limitMessage(kind) {
 }
 
 function playerCard(player) {
-  const nameId = `${player.id}-name`;
   const nameInput = h("input", {
-    id: nameId, class: "player-name-input", maxlength: String(MAX_NAME), value: player.name, autocomplete: "off",
+    id: `name-${player.id}`, class: "player-name-input", maxlength: String(MAX_NAME), value: player.name, autocomplete: "off",
     "aria-label": t("players.name_field"),
     onchange: (e) => {
       const name = e.target.value.trim();
@@ -303,7 +314,8 @@ function playerCard(player) {
       COLOURS.map((_, i) => counter(player, "colour", i)),
       SPECIAL.map((kind) => counter(player, kind))),
     h("div", { class: "reason", "data-testid": "reason" }),
-    confirmButton({ class: "remove-player", id: `${player.id}-remove` }, "players.remove", "players.remove_confirm",
+    confirmButton(h("button", { type: "button", class: "remove-player", id: `remove-${player.id}` }),
+      "players.remove", "players.remove_confirm",
       { name: player.name }, () => {
         sheet.players = sheet.players.filter((p) => p !== player);
         save();
@@ -431,13 +443,13 @@ function announce(player, game) {
 // ----- sheet-wide actions ----------------------------------------------------------------------
 function actionsPanel() {
   return h("section", { class: "panel sheet-actions", "aria-label": t("actions.heading") },
-    confirmButton({ id: "clear-game" }, "actions.clear_game", "actions.clear_game_confirm",
+    confirmButton(h("button", { type: "button", id: "clear-game" }), "actions.clear_game", "actions.clear_game_confirm",
       { n: sheet.game + 1 }, () => {
         for (const p of sheet.players) p.cards[sheet.game] = emptyCards();
         save();
         render();
       }),
-    confirmButton({ id: "new-sheet" }, "actions.new_sheet", "actions.new_sheet_confirm", {}, () => {
+    confirmButton(h("button", { type: "button", id: "new-sheet" }), "actions.new_sheet", "actions.new_sheet_confirm", {}, () => {
       sheet = newSheet();
       settingsOpen = null;
       save();

@@ -2,10 +2,13 @@
 typing, choosing), through a real ``coloretto serve`` and real Chromium, with its visible
 effect checked. Hints come from the real move advisor.
 
-``test_the_list_covers_every_control`` keeps this list complete: it reads the web client's
-sources and docs/web-client.md, and fails when a control or a documented key is missing
-here, when a control has no ``data-testid`` or ``id``, or when the test named for a control
-does not use its selector.
+``test_the_list_covers_every_control`` keeps this list complete: it reads every page of the
+web client (``web/*.html`` and the modules each one loads) and docs/web-client.md, and fails
+when a control or a documented key is missing here, when a control has no ``data-testid`` or
+``id``, or when the test named for a control does not use its selector (in its own source or
+in the helpers and constants of its module that it uses). A section's controls belong to the
+page its heading names in brackets (``index.html`` when it names none); a test of another
+module is named ``module.py::test_name``.
 
 Controls (selector: what it does: the test that uses it)
 
@@ -74,6 +77,46 @@ Replay (replay.js)
 - `#replay-slider` the move slider: test_replay_controls_and_error_pages
 - `[data-testid=copy-move-link]` "Copy link to this move": test_replay_controls_and_error_pages
 
+Header links to the other pages (index.html)
+- `[data-testid=nav-score]` "Score sheet": test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
+- `[data-testid=nav-rules]` "Rules": test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+
+Score sheet: header (score.html)
+- `[data-testid=skip]` "Skip to the score sheet" (first Tab stop; Enter): test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
+- `[data-testid=brand]` the Coloretto logo link to the lobby: test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
+- `[data-testid=nav-lobby]` "Lobby": test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
+- `[data-testid=nav-score]` "Score sheet" (this page: opens it as it was): test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
+- `#language` "Language" (i18n.js; remembered): test_score_sheet.py::test_languages_follow_the_browser_switch_and_are_remembered
+- `[data-testid=nav-rules]` "Rules": test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+
+Score sheet (score.html: score.js)
+- `[data-testid=sheet-settings]` "Game" (folded once there are players): test_score_sheet.py::test_phone_sheet_scores_each_tap_and_works_offline
+- `#table-N` "Brown" / "Violet" score table: test_score_sheet.py::test_phone_sheet_scores_each_tap_and_works_offline
+- `#extra` "Extrakarten scoring card": test_score_sheet.py::test_phone_sheet_scores_each_tap_and_works_offline
+- `#games-N` "One game" / "Match of 4 games": test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
+- `[data-testid=colour-names]` "Colour names": test_score_sheet.py::test_phone_sheet_scores_each_tap_and_works_offline
+- `#label-N` the name of a colour (a name used twice is refused): test_score_sheet.py::test_phone_sheet_scores_each_tap_and_works_offline
+- `#game-tab-N` "Game 1" .. "Game 4" of a match: test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
+- `#new-player` "Name of a new player" (Enter adds): test_score_sheet.py::test_phone_sheet_scores_each_tap_and_works_offline
+- `#add-player` "Add player": test_score_sheet.py::test_phone_sheet_scores_each_tap_and_works_offline
+- `#name-N` a player's name, edited in place: test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
+- `#minus-N` "−": one card fewer: test_score_sheet.py::test_phone_sheet_scores_each_tap_and_works_offline
+- `#count-N` a count, typed (out of range: refused with a message) or stepped by the arrow keys: test_score_sheet.py::test_phone_sheet_scores_each_tap_and_works_offline
+- `#plus-N` "+": one card more (Enter on it): test_score_sheet.py::test_phone_sheet_scores_each_tap_and_works_offline
+- `#remove-N` "Remove NAME" (two taps): test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
+- `#clear-game` "Clear game N" (two taps): test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
+- `#new-sheet` "New sheet" (two taps): test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
+
+Rules page (rules.html: rules.js)
+- `[data-testid=skip]` "Skip to the rules" (first Tab stop; Enter): test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+- `[data-testid=brand]` the Coloretto logo link to the lobby: test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+- `[data-testid=nav-lobby]` "Lobby": test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+- `[data-testid=nav-score]` "Score sheet": test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+- `[data-testid=nav-rules]` "Rules" (this page): test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+- `#language` "Language" (i18n.js; the score sheet's choice too): test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+- `[data-testid=toc-link]` a section of the contents: test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+- `[data-testid=to-sheet]` the link to the score sheet: test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+
 Keys (docs/web-client.md, "Keyboard"; key: what it does: the test that presses it)
 - `D` draw a card: test_playing_keys_hints_and_leaving
 - `1` .. `6` take that row / place the drawn card in it; `1` .. `7` the n-th starting colour: test_playing_keys_hints_and_leaving
@@ -90,10 +133,9 @@ Keys (docs/web-client.md, "Keyboard"; key: what it does: the test that presses i
 
 from __future__ import annotations
 
-import inspect
+import ast
 import json
 import re
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -142,57 +184,130 @@ def one_line(text: str) -> str:
 
 
 # ----- the list above is complete ---------------------------------------------------------------
-def listed(section: str) -> dict[str, str]:
-    """``{selector or key: test name}`` from the lines of the docstring's ``section``
-    ("Controls" or "Keys")."""
+HERE = Path(__file__).resolve().parent
+ENTRY = re.compile(r'<script type="module" src="/static/([\w.-]+\.js)"')
+IMPORT = re.compile(r'(?:\bfrom\s+|\bimport\s*\(\s*)"\./([\w.-]+\.js)"')
+LISTED = re.compile(r"^- `([^`]+)`.*: ((?:\w+\.py::)?test_\w+)$")
+
+
+def listed(section: str) -> dict[tuple[str, str], str]:
+    """``{(page, selector or key): test}`` from the lines of the docstring's ``section``
+    ("Controls" or "Keys"). A control belongs to the page (``score.html``...) that its
+    section's heading names in brackets, else to ``index.html``; keys are the game client's.
+    ``test`` is ``test_name`` (this module) or ``module.py::test_name``."""
     doc = __doc__ or ""
     body = doc.split("\nControls (", 1)[1]
     controls, keys = body.split("\nKeys (", 1)
-    out: dict[str, str] = {}
-    for m in re.finditer(r"^- `([^`]+)`.*: (test_\w+)$", controls if section == "Controls" else keys, re.MULTILINE):
-        out[m.group(1)] = m.group(2)
+    out: dict[tuple[str, str], str] = {}
+    page = "index.html"
+    for line in (controls if section == "Controls" else keys).splitlines()[1:]:
+        if not line.strip():
+            continue
+        m = LISTED.match(line)
+        if m:
+            out[(page, m.group(1))] = m.group(2)
+        elif not line.startswith("- "):  # a section heading: "Score sheet (score.html, score.js)"
+            pages = re.findall(r"[\w-]+\.html", line.partition("(")[2])
+            page = pages[0] if pages else "index.html"
     return out
 
 
-def controls_in_sources() -> list[tuple[str, str]]:
-    """``(file, selector)`` of every control in the web client: each button, link, input,
-    select and summary built in the JS modules or written in index.html. A dynamic id
-    (``seat-${i}``) gives its stem (``#seat-N``)."""
-    found: list[tuple[str, str]] = []
-    for path in sorted(WEB.glob("*.js")):
-        # comments blanked (same line numbers): they show h() calls as examples
-        src = re.sub(r"^\s*(//|/\*\*|\*).*$", "", path.read_text(), flags=re.MULTILINE)
-        for m in re.finditer(r'\bh\("(button|a|select|input|summary)",\s*\{', src):
-            i, depth = m.end() - 1, 0
-            for j in range(i, len(src)):
-                depth += {"{": 1, "}": -1}.get(src[j], 0)
-                if depth == 0:
-                    break
-            attrs = src[i : j + 1]
-            tid = re.search(r'"data-testid":\s*[`"]([\w-]+?)(\$\{[^}]*\})?[`"]', attrs)
-            ident = re.search(r'\bid:\s*[`"]([\w-]+?)(\$\{[^}]*\})?[`"]', attrs)
-            if tid and tid.group(2):  # board.js: action-draw, -place, -take, -choose_start
-                found.extend((path.name, f"[data-testid={tid.group(1)}{kind}]")
-                             for kind in ("draw", "place", "take", "choose_start"))
-                continue
-            if tid:
-                sel = f"[data-testid={tid.group(1)}]"
-            elif ident:
-                sel = "#" + ident.group(1) + ("N" if ident.group(2) else "")
-            elif re.search(r"\{\s*id,", attrs):  # lobby.js select(id, ...): the ids it is called with
-                for call in re.finditer(r'\bselect\("(\w+)"', src):
-                    found.append((path.name, "#" + call.group(1)))
-                continue
-            else:
-                sel = f"no data-testid or id at line {src.count(chr(10), 0, m.start()) + 1}"
-            found.append((path.name, sel))
-    html = (WEB / "index.html").read_text()
-    for m in re.finditer(r"<(a|input|button|select)\b[^>]*>", html):
-        tid = re.search(r'data-testid="([\w-]+)"', m.group(0))
-        ident = re.search(r'\bid="([\w-]+)"', m.group(0))
-        found.append(("index.html", f"[data-testid={tid.group(1)}]" if tid else f"#{ident.group(1)}" if ident
-                      else f"no data-testid or id: {m.group(0)}"))
+def page_modules(page: str) -> list[str]:
+    """The JS modules the ``page`` loads: its module scripts and everything they import."""
+    todo = ENTRY.findall((WEB / page).read_text())
+    seen: list[str] = []
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.append(name)
+            todo.extend(IMPORT.findall((WEB / name).read_text()))
+    return sorted(seen)
+
+
+def controls_in_module(path: Path) -> list[str]:
+    """The selector of every control built in a JS module: each ``h("button" | "a" | "select"
+    | "input" | "summary", {...})`` by its ``data-testid`` or ``id`` (a dynamic id, ``seat-${i}``,
+    by its stem: ``#seat-N``), and each ``languageSelect("id")``. A control without either
+    gives a "no data-testid or id" line."""
+    # comments blanked, line breaks kept: they show h() calls as examples
+    src = re.sub(r"^[ \t]*(//|/\*\*|\*).*$", "", path.read_text(), flags=re.MULTILINE)
+    found: list[str] = []
+    for m in re.finditer(r'\bh\("(button|a|select|input|summary)",\s*\{', src):
+        i, depth = m.end() - 1, 0
+        for j in range(i, len(src)):
+            depth += {"{": 1, "}": -1}.get(src[j], 0)
+            if depth == 0:
+                break
+        attrs = src[i : j + 1]
+        tid = re.search(r'"data-testid":\s*[`"]([\w-]+?)(\$\{[^}]*\})?[`"]', attrs)
+        ident = re.search(r'\bid:\s*[`"]([\w-]+?)(\$\{[^}]*\})?[`"]', attrs)
+        if tid and tid.group(2):  # board.js: action-draw, -place, -take, -choose_start
+            found.extend(f"[data-testid={tid.group(1)}{kind}]" for kind in ("draw", "place", "take", "choose_start"))
+            continue
+        if tid:
+            sel = f"[data-testid={tid.group(1)}]"
+        elif ident:
+            sel = "#" + ident.group(1) + ("N" if ident.group(2) else "")
+        elif re.search(r"\{\s*id,", attrs):  # lobby.js select(id, ...): the ids it is called with
+            found.extend("#" + call.group(1) for call in re.finditer(r'\bselect\("(\w+)"', src))
+            continue
+        else:
+            sel = f"no data-testid or id at {path.name} line {src.count(chr(10), 0, m.start()) + 1}"
+        found.append(sel)
+    found.extend("#" + (ident or "language") for ident in re.findall(r'\blanguageSelect\(\s*(?:"([\w-]+)")?\s*\)', src))
     return found
+
+
+def controls_in_sources() -> list[tuple[str, str]]:
+    """``(page, selector)`` of every control of every page of the web client (``*.html``):
+    the links, fields, buttons, menus and summaries written in the page and those built by
+    the JS modules it loads. A module that no page loads must have no controls."""
+    found: list[tuple[str, str]] = []
+    loaded: set[str] = set()
+    for page in sorted(p.name for p in WEB.glob("*.html")):
+        html = (WEB / page).read_text()
+        for m in re.finditer(r"<(a|input|button|select|summary|textarea)\b[^>]*>", html):
+            tid = re.search(r'data-testid="([\w-]+)"', m.group(0))
+            ident = re.search(r'\bid="([\w-]+)"', m.group(0))
+            found.append((page, f"[data-testid={tid.group(1)}]" if tid else f"#{ident.group(1)}" if ident
+                          else f"no data-testid or id in {page}: {m.group(0)}"))
+        for name in page_modules(page):
+            loaded.add(name)
+            found.extend((page, sel) for sel in controls_in_module(WEB / name))
+    for path in sorted(WEB.glob("*.js")):
+        if path.name not in loaded and controls_in_module(path):
+            found.append(("-", f"{path.name}: controls in a module that no page loads"))
+    return found
+
+
+def source_of_test(test: str) -> str:
+    """The source of ``test`` (``test_name`` of this module or ``module.py::test_name``) with
+    the module-level helpers and constants it uses, directly or through other helpers."""
+    module, _, name = test.rpartition("::")
+    tree = ast.parse((HERE / (module or Path(__file__).name)).read_text())
+    source = (HERE / (module or Path(__file__).name)).read_text()
+    defs: dict[str, ast.AST] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            defs[node.name] = node
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                if isinstance(target, ast.Name):
+                    defs[target.id] = node
+    if name not in defs:
+        return ""
+    parts: list[str] = []
+    todo, seen = [name], set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        node = defs[current]
+        parts.append(ast.get_source_segment(source, node) or "")
+        todo.extend(n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in defs
+                    and not (n.id.startswith("test_") and n.id != name))
+    return "\n".join(parts)
 
 
 def documented_keys() -> set[str]:
@@ -206,24 +321,25 @@ def documented_keys() -> set[str]:
 
 def test_the_list_covers_every_control() -> None:
     controls = listed("Controls")
-    keys = listed("Keys")
+    keys = {key: test for (_, key), test in listed("Keys").items()}
     assert controls and keys
-    module = sys.modules[__name__]
-    tests = {name: inspect.getsource(getattr(module, name)) for name in dir(module) if name.startswith("test_")}
-    found = controls_in_sources()
-    missing = sorted({sel for _, sel in found} - set(controls))
+    found = set(controls_in_sources())
+    missing = sorted(found - set(controls))
     assert not missing, f"controls of the web client not in this module's list: {missing}"
-    stale = sorted(set(controls) - {sel for _, sel in found})
+    stale = sorted(set(controls) - found)
     assert not stale, f"listed controls that the web client does not have: {stale}"
-    for sel, test in controls.items():
-        assert test in tests, f"{sel}: no test {test}"
-        stem = sel.replace("#seat-N", "#seat-")
-        assert stem in tests[test], f"{test} does not use {sel}"
+    sources: dict[str, str] = {}
+    for (page, sel), test in controls.items():
+        source = sources.setdefault(test, source_of_test(test))
+        assert source, f"{page} {sel}: no test {test}"
+        stem = sel[:-1] if sel.startswith("#") and sel.endswith("N") else sel
+        assert stem in source, f"{test} does not use {sel} ({page})"
     assert set(keys) == documented_keys()
     for key, test in keys.items():
-        assert test in tests, f"key {key}: no test {test}"
+        source = sources.setdefault(test, source_of_test(test))
+        assert source, f"key {key}: no test {test}"
         pressed = "press(str(" if key == "1" else f'press("{key}")'
-        assert pressed in tests[test], f"{test} does not press {key}"
+        assert pressed in source, f"{test} does not press {key}"
 
 
 # ----- lobby, create form, links, joining -------------------------------------------------------

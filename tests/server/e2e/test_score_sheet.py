@@ -62,7 +62,7 @@ def add_player(page: Any, name: str, enter: bool = False) -> None:
 def open_settings(page: Any) -> None:
     """Unfold the game settings (folded once the sheet has players)."""
     if page.get_attribute(".sheet-settings", "open") is None:
-        page.click(".sheet-settings > summary")
+        page.click("[data-testid=sheet-settings]")
     page.wait_for_selector("#table-brown", state="visible")
 
 
@@ -70,7 +70,7 @@ def tap(page: Any, player: str, kind: str, times: int = 1, minus: bool = False) 
     """Tap the +/- button of ``kind`` (a colour name, joker, golden_joker, plus2)."""
     field = f"{player}-colour-{COLOURS.index(kind)}" if kind in COLOURS else f"{player}-{kind}"
     for _ in range(times):
-        page.click(f"#{field}-{'minus' if minus else 'plus'}")
+        page.click(f"#minus-{field}" if minus else f"#plus-{field}")
 
 
 def total(page: Any, player: str) -> int:
@@ -111,10 +111,10 @@ def test_phone_sheet_scores_each_tap_and_works_offline(
     # the rulebook's collection, with "red" as the name of one colour of the cards
     assert page.get_attribute(".sheet-settings", "open") is None  # folded once there are players
     open_settings(page)
-    page.click(".colour-names summary")
+    page.click("[data-testid=colour-names]")
     page.fill("#label-gray", "red")
     page.press("#label-gray", "Enter")
-    page.wait_for_selector("label[for=p1-colour-2] >> text=red")
+    page.wait_for_selector("label[for=count-p1-colour-2] >> text=red")
     ann = {"green": 6, "yellow": 4, "gray": 3, "blue": 2, "joker": 1, "plus2": 1}
     running: dict[str, int] = {}
     for kind, n in ann.items():
@@ -131,9 +131,9 @@ def test_phone_sheet_scores_each_tap_and_works_offline(
     assert page.inner_text("#player-p1 .sp-rank") == "Winner"
     page.wait_for_function("document.getElementById('sheet-live').textContent.includes('Ann: 41 points, rank 1')")
     # Bob types his counts; the golden joker by tapping; a tie with Ann
-    page.fill("#p2-colour-1", "5")
+    page.fill("#count-p2-colour-1", "5")
     tap(page, "p2", "golden_joker")
-    page.fill("#p2-plus2", "10")
+    page.fill("#count-p2-plus2", "10")
     bob = {"brown": 5, "golden_joker": 1, "plus2": 10}
     assert total(page, "p2") == expected(bob)["total"] == 41
     assert "Golden joker \u2192 brown" in page.inner_text("#player-p2 .reason")
@@ -141,12 +141,12 @@ def test_phone_sheet_scores_each_tap_and_works_offline(
     assert page.inner_text("[data-testid=winner]") == "Shared win: Ann and Bob"
     assert page.inner_text("#player-p3 .sp-rank") == "Rank 3"
     # the keyboard: arrow keys in a count field, Enter on a button
-    page.focus("#p3-colour-4")
+    page.focus("#count-p3-colour-4")
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowUp")
-    page.focus("#p3-colour-4-plus")
+    page.focus("#plus-p3-colour-4")
     page.keyboard.press("Enter")
-    assert page.input_value("#p3-colour-4") == "3" and total(page, "p3") == 6
+    assert page.input_value("#count-p3-colour-4") == "3" and total(page, "p3") == 6
     tap(page, "p3", "orange", minus=True)
     assert total(page, "p3") == 3
     rows = page.locator("[data-testid=standings] tbody tr")
@@ -198,12 +198,26 @@ def test_phone_sheet_scores_each_tap_and_works_offline(
 def test_desktop_match_sheet_and_sheet_actions(sheet_server: ServerProcess, new_page: Any, artifacts: Path) -> None:
     page = new_page(1280, 900)
     page.goto(sheet_server.url + "/")  # the lobby's header links to the sheet
-    page.click("header nav a[href='/score']")
+    page.click("[data-testid=nav-score]")
     page.wait_for_selector("main[data-ready]")
     assert page.url == sheet_server.url + "/score"
+    # the skip link is the first Tab stop; Enter moves the focus to the sheet
+    page.keyboard.press("Tab")
+    skip = page.locator("[data-testid=skip]")
+    assert skip.evaluate("e => e === document.activeElement")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.activeElement.id === 'main'")
     assert page.get_attribute(".sheet-settings", "open") is not None  # open on a new sheet
     for name in ("Ann", "Bob"):
         add_player(page, name)
+    # a name is edited in place; a name another player has is refused
+    page.fill("#name-p2", "Bea")
+    page.press("#name-p2", "Enter")
+    page.wait_for_selector("[data-testid=standings] tbody th >> text=Bea")
+    page.fill("#name-p2", "ann")
+    page.press("#name-p2", "Enter")
+    assert page.input_value("#name-p2") == "Bea"
+    assert page.get_attribute("#plus-p2-joker", "aria-label") == "One more: Jokers, Bea"
     open_settings(page)
     page.check("#games-4")
     assert [page.inner_text(f"#game-tab-{g}") for g in (1, 2, 3, 4)] == ["Game 1", "Game 2", "Game 3", "Game 4"]
@@ -226,7 +240,7 @@ def test_desktop_match_sheet_and_sheet_actions(sheet_server: ServerProcess, new_
     shown = {page.locator("[data-testid=standings] tbody tr").nth(i).get_attribute("data-player"):
              int(cells.nth(i).inner_text()) for i in range(2)}
     assert shown == {"p1": totals[0], "p2": totals[1]}
-    winner = "Ann" if totals[0] > totals[1] else "Bob"
+    winner = "Ann" if totals[0] > totals[1] else "Bea"
     assert page.inner_text("[data-testid=winner]") == f"Match winner: {winner}"
     assert page.inner_text(".sheet-standings th >> nth=2") == "Game 1"
     game4 = page.locator("[data-testid=standings] tbody tr").first.locator("td.num").nth(3)
@@ -235,19 +249,19 @@ def test_desktop_match_sheet_and_sheet_actions(sheet_server: ServerProcess, new_
 
     # limits: a typed count out of range is refused with a message; jokers at most 3 in all
     page.click("#game-tab-4")
-    page.fill("#p1-colour-0", "12")
-    assert page.get_attribute("#p1-colour-0", "aria-invalid") == "true"
-    assert page.inner_text("#p1-colour-0-error") == "Enter a whole number from 0 to 9."
+    page.fill("#count-p1-colour-0", "12")
+    assert page.get_attribute("#count-p1-colour-0", "aria-invalid") == "true"
+    assert page.inner_text("#count-p1-colour-0-error") == "Enter a whole number from 0 to 9."
     assert total(page, "p1") == 0
-    page.press("#p1-colour-0", "Tab")  # leaving the field shows the kept value again
-    assert page.input_value("#p1-colour-0") == "0"
+    page.press("#count-p1-colour-0", "Tab")  # leaving the field shows the kept value again
+    assert page.input_value("#count-p1-colour-0") == "0"
     tap(page, "p1", "joker", 3)
-    assert page.is_disabled("#p1-joker-plus") and page.is_disabled("#p1-golden_joker-plus")
-    page.fill("#p1-golden_joker", "1")
-    assert "golden joker included" in page.inner_text("#p1-golden_joker-error")
+    assert page.is_disabled("#plus-p1-joker") and page.is_disabled("#plus-p1-golden_joker")
+    page.fill("#count-p1-golden_joker", "1")
+    assert "golden joker included" in page.inner_text("#count-p1-golden_joker-error")
     assert total(page, "p1") == expected({"joker": 3})["total"] == 6
     # a colour name used twice is refused
-    page.click(".colour-names summary")
+    page.click("[data-testid=colour-names]")
     page.fill("#label-pink", "blue")
     page.press("#label-pink", "Enter")
     assert page.inner_text("#colour-name-error") == "Another colour is already called \u201cblue\u201d."
@@ -258,9 +272,9 @@ def test_desktop_match_sheet_and_sheet_actions(sheet_server: ServerProcess, new_
     page.click("#clear-game")
     assert total(page, "p1") == 0 and total(page, "p2") == 0
     assert int(page.locator("[data-testid=match-total]").first.inner_text()) < sum(totals)
-    page.click("#p2-remove")
-    assert page.inner_text("#p2-remove") == "Tap again to remove Bob"
-    page.click("#p2-remove")
+    page.click("#remove-p2")
+    assert page.inner_text("#remove-p2") == "Tap again to remove Bea"
+    page.click("#remove-p2")
     assert page.locator(".sheet-player").count() == 1
     page.reload()
     page.wait_for_selector("main[data-ready]")
@@ -273,7 +287,16 @@ def test_desktop_match_sheet_and_sheet_actions(sheet_server: ServerProcess, new_
     assert page.is_disabled("#add-player")
     assert "at most 5 players" in page.inner_text(".add-player")
     page.screenshot(path=str(artifacts / "score-sheet-desktop.png"), full_page=True)
-    page.click("header nav a[href='/']")  # and the sheet back to the lobby
+    # the header: the sheet's own link opens it as it was; the logo and "Lobby" lead to the lobby
+    page.click("[data-testid=nav-score]")
+    page.wait_for_selector("main[data-ready]")
+    assert page.locator(".sheet-player").count() == 5
+    page.click("[data-testid=brand]")
+    page.wait_for_url(sheet_server.url + "/")
+    page.wait_for_selector("#player-name")
+    page.go_back()
+    page.wait_for_selector("main[data-ready]")
+    page.click("[data-testid=nav-lobby]")
     page.wait_for_url(sheet_server.url + "/")
     page.wait_for_selector("#player-name")
 
@@ -297,10 +320,10 @@ def test_languages_follow_the_browser_switch_and_are_remembered(
             page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
             assert page.title() == catalog["sheet.page_title"]
             assert page.inner_text("#sheet-title") == catalog["sheet.title"]
-            assert page.inner_text("label[for=p1-colour-3]").startswith(catalog["colour.green"])
-            assert page.inner_text("#p1-colour-3 >> xpath=.. >> .swatch") == catalog["letter.green"]
+            assert page.inner_text("label[for=count-p1-colour-3]").startswith(catalog["colour.green"])
+            assert page.inner_text("#count-p1-colour-3 >> xpath=.. >> .swatch") == catalog["letter.green"]
             assert page.inner_text("nav a >> nth=0") == catalog["nav.lobby"]
-            assert page.get_attribute("#p1-colour-3-plus", "aria-label") == (
+            assert page.get_attribute("#plus-p1-colour-3", "aria-label") == (
                 catalog["count.plus"].replace("{card}", catalog["colour.green"]).replace("{name}", "Anouk"))
             # no English left on a translated page (names and numbers aside)
             if lang != "en":

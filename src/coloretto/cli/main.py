@@ -28,6 +28,7 @@ SUBCOMMANDS = (
     "analyze",
     "serve",
     "connect",
+    "train",
 )
 
 

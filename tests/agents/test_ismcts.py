@@ -215,3 +215,16 @@ def test_registry_names_and_the_fixed_reference() -> None:
     v1 = make_agent("mcts-v1", 1)
     assert isinstance(v1, MCTSAgent) and v1.name == "mcts-v1"
     assert v1.params == V1_PARAMS == SearchParams()  # today's defaults, written out
+
+
+def test_round_robin_root_gives_every_action_the_same_samples() -> None:
+    """The advisor's mode: every root action sampled equally, estimates in range."""
+    st = _crafted_take()
+    agent = ISMCTSAgent(3, Budget(iterations=301))
+    agent.reset(0, st.rules)
+    res = agent.search(observe(st, 0), round_robin=True)
+    assert res.codes == st.legal_codes() and len(res.codes) == 3
+    assert sorted(res.visits) == [100, 100, 101]
+    assert all(0.0 <= w <= 1.0 for w in res.win)
+    best = max(range(3), key=lambda j: res.win[j])
+    assert res.codes[best] == A.TAKE0  # the clearly best action, with equal samples

@@ -42,6 +42,7 @@ from ..engine.state import CHOOSE
 from .base import Agent, Budget
 from .heuristic import heuristic_scores
 from .mcts import THRESHOLD_A, THRESHOLD_B, SearchParams, SearchResult, search
+from .value import ValueModel
 
 __all__ = [
     "CHOOSE_ITERATIONS",
@@ -102,7 +103,8 @@ def _fast() -> Any:
 
 
 class ISMCTSAgent(Agent):
-    """Compiled information-set MCTS player (module docstring).
+    """Compiled information-set MCTS player (module docstring). ``model``: the learned value
+    for the value evaluations (default: the one shipped, ``load_value_model()``).
 
     Raises (at construction):
         ConfigurationError: the fast core (``fast`` extra) is not installed, or the
@@ -112,7 +114,11 @@ class ISMCTSAgent(Agent):
     name = "ismcts"
 
     def __init__(
-        self, seed: int = 0, budget: Budget | None = None, params: ISMCTSParams | None = None
+        self,
+        seed: int = 0,
+        budget: Budget | None = None,
+        params: ISMCTSParams | None = None,
+        model: ValueModel | None = None,
     ) -> None:
         super().__init__(seed, budget)
         self.params = params or ISMCTSParams()
@@ -134,7 +140,7 @@ class ISMCTSAgent(Agent):
         if self.params.evaluation != "rollout":
             from .value import load_value_model
 
-            model = load_value_model()
+            model = model or load_value_model()
             self._weights = model.weights
             self._value_scale = model.margin_scale
         self._tree: Any = None
@@ -170,9 +176,12 @@ class ISMCTSAgent(Agent):
         h.update(a.tobytes())
         return int.from_bytes(h.digest(), "little")
 
-    def search(self, observation: Observation) -> SearchResult:
+    def search(self, observation: Observation, round_robin: bool = False) -> SearchResult:
         """Search the decision of ``observation`` (a turn or place decision) with the
-        agent's budget; return the root statistics (also kept in ``self.last``)."""
+        agent's budget; return the root statistics. With ``round_robin`` every root action
+        gets the same number of iterations (give or take one), so each action's ``win`` and
+        ``margin`` is an unbiased mean over ``visits`` samples (for an advisor; the action
+        to play is then not the most visited)."""
         t0 = time.perf_counter()
         from ..fastcore import encode
 
@@ -202,6 +211,7 @@ class ISMCTSAgent(Agent):
             start=t0,
             prior_temp=p.prior_temp,
             root_prior=root_prior,
+            root_round_robin=round_robin,
         )
         return self._result(tree, it, time.perf_counter() - t0)
 
@@ -273,6 +283,10 @@ class ValueISMCTSAgent(ISMCTSAgent):
     name = "ismcts-value"
 
     def __init__(
-        self, seed: int = 0, budget: Budget | None = None, params: ISMCTSParams | None = None
+        self,
+        seed: int = 0,
+        budget: Budget | None = None,
+        params: ISMCTSParams | None = None,
+        model: ValueModel | None = None,
     ) -> None:
-        super().__init__(seed, budget, params or ISMCTSParams(evaluation="value"))
+        super().__init__(seed, budget, params or ISMCTSParams(evaluation="value"), model)

@@ -116,7 +116,8 @@ F_PARAMS: Final = 8
 P_ITERATIONS: Final = 0
 P_EVAL: Final = 1
 P_CHECK_EVERY: Final = 2
-I_PARAMS: Final = 3
+P_ROOT_ROBIN: Final = 3
+I_PARAMS: Final = 4
 
 # root statistics columns (``Tree.root``)
 R_VISITS: Final = 0
@@ -527,6 +528,7 @@ def run_search(
     limit = iparams[P_ITERATIONS]
     mode = iparams[P_EVAL]
     every = max(1, iparams[P_CHECK_EVERY])
+    robin = iparams[P_ROOT_ROBIN] != 0
     s = root_state.copy()
     codes = np.empty(20, np.int32)
     opts = np.empty(20, np.int32)
@@ -560,7 +562,10 @@ def run_search(
         node = 0
         depth = 0
         while True:
-            i = select_action(nodes, visits, reward, prior, node, c_puct)
+            if node == 0 and robin:
+                i = it % nodes[0, NODE_NACTS]
+            else:
+                i = select_action(nodes, visits, reward, prior, node, c_puct)
             code = nodes[node, NODE_CODES + i]
             path_node[depth] = node
             path_act[depth] = i
@@ -664,6 +669,7 @@ def search_arrays(
     start: float | None = None,
     prior_temp: float = 0.0,
     root_prior: np.ndarray | None = None,
+    root_round_robin: bool = False,
 ) -> int:
     """Run ``run_search`` on the fast state ``a`` (``int32[layout.SIZE]``, a TURN or PLACE
     decision) with ``tree``; return the iterations run (the root statistics are in
@@ -679,6 +685,9 @@ def search_arrays(
         prior_temp: temperature (points) of the in-tree ``gain_priors``; 0: uniform.
         root_prior: priors of the root's legal actions (ascending codes), e.g. from
             ``heuristic``; default: as every other node.
+        root_round_robin: visit the root's actions in turn (every action the same number
+            of iterations, give or take one) instead of by PUCT: unbiased per-action
+            estimates for an advisor; below the root the search is unchanged.
 
     Raises:
         ValueError: no budget, a state that is not a turn or place decision, an unknown
@@ -712,6 +721,7 @@ def search_arrays(
     iparams[P_ITERATIONS] = (1 << 62) if iterations is None else max(1, iterations)
     iparams[P_EVAL] = mode
     iparams[P_CHECK_EVERY] = check_every
+    iparams[P_ROOT_ROBIN] = 1 if root_round_robin else 0
     rng = np.empty(1, np.uint64)
     K.seed_rng(rng, np.uint64(seed & ((1 << 64) - 1)), np.uint64(0))
     w = _NO_WEIGHTS if weights is None else weights

@@ -6,9 +6,9 @@ never needs PyTorch).
 **Features** (``features``): ``N_FEATURES`` floats from the *public* part of a fast state
 at a turn or place decision, seen from the seat to move. Seats are listed in turn order
 starting with the seat to move (slot 0), padded to 5. Colours are relabelled in a
-canonical order (``colour_order``: the mover's count, then the count held by all seats,
-descending; colours not in play last), so that the same position with colours renamed has
-the same features. Nothing of the draw pile's order is read: only its composition (which
+canonical order (``colour_order``: by the counts held by the seats in turn order from the
+mover, descending, then by the rows, the unseen cards and the drawn card; colours not in
+play last), so that the same position with colours renamed has the same features. Nothing of the draw pile's order is read: only its composition (which
 is public, docs/rules.md §1) and length.
 
 =============  =====================================================================
@@ -90,21 +90,41 @@ _LAST = 10
 
 @njit(cache=True)
 def colour_order(s: np.ndarray, mover: int, rank: np.ndarray) -> None:
-    """``rank[c]`` = canonical position (0..6) of colour ``c`` (module docstring)."""
+    """``rank[c]`` = canonical position (0..6) of colour ``c``: colours in play first, then
+    by descending count held by the mover, then by each other seat in turn order, then by
+    each row's count, the unseen count and the drawn card. Colours equal in all of these
+    are interchangeable in every feature, so the features do not depend on colour names."""
     n = s[N]
     mask = s[INPLAY]
-    key = np.empty(7, np.int64)
+    width = 1 + SEAT_SLOTS + ROW_SLOTS + 2
+    key = np.zeros((7, width), np.int64)
     for c in range(7):
-        mine = s[COLL + 10 * mover + c]
-        tot = 0
-        for p in range(n):
-            tot += s[COLL + 10 * p + c]
-        inplay = (mask >> c) & 1
-        key[c] = inplay * 10000 + mine * 100 + tot
+        key[c, 0] = (mask >> c) & 1
+        for k in range(n):
+            key[c, 1 + k] = s[COLL + 10 * ((mover + k) % n) + c]
+    for r in range(s[NROWS]):
+        for i in range(s[ROW_LEN + r]):
+            card = s[ROWS + 6 * r + i]
+            if card < 7:
+                key[card, 1 + SEAT_SLOTS + r] += 1
+    for i in range(s[PILE_LEN]):
+        card = s[PILE + i]
+        if card < 7:
+            key[card, width - 2] += 1
+    if s[PHASE] == PLACE and 0 <= s[DRAWN] < 7:
+        key[s[DRAWN], width - 1] = 1
     for c in range(7):
         r = 0
         for d in range(7):
-            if key[d] > key[c] or (key[d] == key[c] and d < c):
+            if d == c:
+                continue
+            j = 0
+            while j < width and key[d, j] == key[c, j]:
+                j += 1
+            if j == width:
+                if d < c:
+                    r += 1
+            elif key[d, j] > key[c, j]:
                 r += 1
         rank[c] = r
 

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("numba")
 
 from coloretto.agents import Budget, make_agent
-from coloretto.agents.ismcts import ISMCTSAgent
+from coloretto.agents.ismcts import ISMCTSAgent, compiled_advice
 from coloretto.agents.mcts import V1_PARAMS, MCTSAgent, MCTSv1Agent, SearchParams, search
 from coloretto.arena.bench_search import search_positions
 from coloretto.arena.driver import play_out, start_game
@@ -228,3 +228,21 @@ def test_round_robin_root_gives_every_action_the_same_samples() -> None:
     assert all(0.0 <= w <= 1.0 for w in res.win)
     best = max(range(3), key=lambda j: res.win[j])
     assert res.codes[best] == A.TAKE0  # the clearly best action, with equal samples
+
+
+def test_compiled_advice_ranks_every_action_with_equal_samples() -> None:
+    st = _crafted_take()
+    obs = observe(st, 0)
+    legal = st.legal_actions()
+    advice = compiled_advice(obs, legal, Budget(iterations=600), seed=4)
+    assert sorted(a.action.code for a in advice) == st.legal_codes()
+    assert advice[0].action.code == A.TAKE0
+    assert {a.samples for a in advice} == {200}
+    assert all(0 < a.stderr < 0.1 for a in advice if 0 < a.win_prob < 1)
+    assert advice == compiled_advice(obs, legal, Budget(iterations=600), seed=4)
+    with pytest.raises(ValueError, match="not to move"):
+        compiled_advice(observe(st, 1), legal)
+    chooser = new_game(Rules(players=3, starting_cards="choose"), 2)
+    got = compiled_advice(observe(chooser, chooser.to_move), chooser.legal_actions(),
+                          Budget(iterations=30))
+    assert len(got) == len(chooser.legal_actions())

@@ -39,6 +39,7 @@ from ..engine.actions import Action
 from ..engine.observation import Observation
 from ..engine.rules import Rules
 from ..engine.state import CHOOSE
+from .advisor import Advice
 from .base import Agent, Budget
 from .heuristic import heuristic_scores
 from .mcts import THRESHOLD_A, THRESHOLD_B, SearchParams, SearchResult, search
@@ -290,3 +291,43 @@ class ValueISMCTSAgent(ISMCTSAgent):
         model: ValueModel | None = None,
     ) -> None:
         super().__init__(seed, budget, params or ISMCTSParams(evaluation="value"), model)
+
+
+def compiled_advice(
+    observation: Observation,
+    legal: Sequence[Action],
+    budget: Budget | None = None,
+    seed: int = 0,
+    params: ISMCTSParams | None = None,
+) -> list[Advice]:
+    """``advisor.advise`` on the compiled search: every legal action of a turn or place
+    decision evaluated with the same number of samples (root round-robin), best first.
+    Each ``Advice`` carries its ``samples`` (and so its ``stderr``); with the same seed,
+    observation and iteration budget the result is the same. Starting-colour choices fall
+    back on the reference ``advise``.
+
+    Raises:
+        ValueError: ``legal`` is empty or the observing seat is not the one to move.
+    """
+    from .advisor import DEFAULT_ADVICE_BUDGET, advise
+
+    if not legal:
+        raise ValueError("no legal actions to advise on")
+    if observation.to_move != observation.seat:
+        raise ValueError(f"seat {observation.seat} is not to move (seat {observation.to_move} is)")
+    b = budget or DEFAULT_ADVICE_BUDGET
+    if observation.state.phase == CHOOSE:
+        return advise(observation, legal, b, seed)
+    if b.iterations is not None:
+        b = Budget(iterations=max(b.iterations, len(legal)), seconds=b.seconds)
+    agent = ISMCTSAgent(seed, b, params)
+    res = agent.search(observation, round_robin=True)
+    by_code = {c: j for j, c in enumerate(res.codes)}
+    out: list[Advice] = []
+    for a in legal:
+        j = by_code.get(a.code)
+        if j is None:
+            raise ValueError(f"{a} is not legal in this observation")
+        out.append(Advice(a, res.win[j], res.margin[j], res.visits[j]))
+    out.sort(key=lambda x: (-x.win_prob, -x.margin, x.action.code))
+    return out

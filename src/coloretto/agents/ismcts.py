@@ -20,8 +20,9 @@ The ``starting_cards="choose"`` decision (one per seat and game, only with that 
 is searched by the reference search (``agents.mcts.search``) with the same budget, at most
 ``CHOOSE_ITERATIONS`` iterations.
 
-``ismcts-value`` evaluates leaves with the learned value shipped with the package
-(``coloretto.agents.value``) instead of rollouts (single games; a match is rolled out).
+``ismcts-value`` cuts the rollouts with the learned value shipped with the package
+(``coloretto.agents.value``): ``threshold`` to the end of the current round, then the
+value (single games; a match is rolled out).
 """
 
 from __future__ import annotations
@@ -279,7 +280,9 @@ def _best(res: SearchResult) -> int:
 
 
 class ValueISMCTSAgent(ISMCTSAgent):
-    """``ismcts`` with the learned value at the leaves (``evaluation="value"``)."""
+    """``ismcts`` with the learned value cutting the rollouts: ``threshold`` to the end of
+    the current round, then the value (``evaluation="round_value"``; measured stronger at 4
+    players than the value at the leaf itself, docs/agents.md)."""
 
     name = "ismcts-value"
 
@@ -290,7 +293,7 @@ class ValueISMCTSAgent(ISMCTSAgent):
         params: ISMCTSParams | None = None,
         model: ValueModel | None = None,
     ) -> None:
-        super().__init__(seed, budget, params or ISMCTSParams(evaluation="value"), model)
+        super().__init__(seed, budget, params or ISMCTSParams(evaluation="round_value"), model)
 
 
 def compiled_advice(

@@ -29,7 +29,7 @@ PROPOSED = {
     "easy": ("greedy", None),
     "medium": ("heuristic", None),
     "hard": ("ismcts", "0.15s"),
-    "expert": ("ismcts", "0.8s"),
+    "expert": ("ismcts-value", "0.8s"),
 }
 """Proposed levels: name -> (agent spec, budget)."""
 

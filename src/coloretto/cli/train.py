@@ -2,7 +2,7 @@
 
 ``coloretto train value --games N --seed S --out FILE [--epochs E] [--hidden H] [--json]``
 plays N self-play games (``coloretto.agents.value_train``), fits the value and writes the
-model file (``coloretto.agents.value``). The same seed gives the same file. Needs the
+model file (``coloretto.agents.value``). The same seed gives the same weights. Needs the
 ``train`` extra (PyTorch) and the ``fast`` extra (Numba).
 """
 

@@ -3,7 +3,10 @@ state, proven identical to the engine by differential tests.
 
 Public API: ``encode``, ``decode``, ``FastState``, ``fast_legal_codes``, ``fast_apply``,
 ``fast_scores``, ``rollout_scores``, ``warmup``; ``coloretto.fastcore.bench.fast_playout_bench``;
-``coloretto.fastcore.batch.supports`` / ``simulate_batch``. Needs the ``fast`` extra (numba);
+``coloretto.fastcore.batch.supports`` / ``simulate_batch``; the compiled information-set MCTS
+``coloretto.fastcore.search`` (``search_arrays``, ``Tree``), the learned value's features and
+forward pass ``coloretto.fastcore.value`` and its self-play recorder
+``coloretto.fastcore.selfplay``. Needs the ``fast`` extra (numba);
 importing this package raises ``ImportError`` without it.
 """
 

@@ -11,7 +11,14 @@ pytest.importorskip("numba")
 
 from coloretto.agents import Budget, make_agent
 from coloretto.agents.ismcts import ISMCTSAgent, compiled_advice
-from coloretto.agents.mcts import V1_PARAMS, MCTSAgent, MCTSv1Agent, SearchParams, search
+from coloretto.agents.mcts import (
+    V1_PARAMS,
+    MCTSAgent,
+    MCTSv1Agent,
+    SearchParams,
+    decision_rng,
+    search,
+)
 from coloretto.arena.bench_search import search_positions
 from coloretto.arena.driver import play_out, start_game
 from coloretto.engine import LAST_ROUND, Rules, new_game, observe, preset
@@ -196,7 +203,7 @@ def test_compiled_and_reference_choices_are_equally_good_at_equal_iterations() -
         values = search(
             obs.sample_state,
             obs.seat,
-            random.Random(100 + i),
+            decision_rng(100 + i, obs),
             150 * k + 200,
             None,
             V1_PARAMS,

@@ -201,6 +201,10 @@ def test_train_value_is_reproducible_and_its_model_plays(tmp_path: Path, capsys)
     assert a.weights[0].shape == (8, V.N_FEATURES)
     assert main(["train", "value", "--games", "48", "--out", str(outs[0])]) == 2  # exists
     assert "exists" in capsys.readouterr().err
+    assert main(["train", "value", "--games", "32", "--seed", "6", "--epochs", "1",
+                 "--hidden", "4", "--out", str(outs[1]), "--force"]) == 0
+    assert "wrote" in capsys.readouterr().out
+    assert read_value_model(outs[1]).weights[0].shape == (4, V.N_FEATURES)
     agent = ValueISMCTSAgent(1, Budget(iterations=50), model=a)
     game = start_game(Rules(players=3), 2, ["x"] * 3)
     play_out(game, [agent, make_agent("heuristic", 2), make_agent("greedy", 3)])

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from coloretto.agents.mcts import THRESHOLD_A, THRESHOLD_B, _threshold_code
+from coloretto.agents.mcts import THRESHOLD_A, THRESHOLD_B, _threshold_code, decision_rng
 from coloretto.engine import LAST_ROUND, Rules, new_game, observe, preset
 from coloretto.engine.state import GameState
 from coloretto.fastcore import encode
@@ -89,7 +89,8 @@ def test_threshold_policy_is_the_reference_one_at_turns() -> None:
         a = encode(st).a
         k = K.legal_codes(a, codes)
         got = S.threshold_code(a, codes, k, THRESHOLD_A, THRESHOLD_B, rng, opts, cnt)
-        assert got == _threshold_code(st, st.legal_codes(), random.Random(0)), st
+        rng_ref = decision_rng(0, observe(st, st.to_move))  # unused at a turn
+        assert got == _threshold_code(st, st.legal_codes(), rng_ref), st
         checked += 1
     assert checked > 100
 

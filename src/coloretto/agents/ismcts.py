@@ -28,7 +28,6 @@ value (single games; a match is rolled out).
 from __future__ import annotations
 
 import hashlib
-import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -43,7 +42,7 @@ from ..engine.state import CHOOSE
 from .advisor import Advice
 from .base import Agent, Budget
 from .heuristic import heuristic_scores
-from .mcts import THRESHOLD_A, THRESHOLD_B, SearchParams, SearchResult, search
+from .mcts import THRESHOLD_A, THRESHOLD_B, SearchParams, SearchResult, decision_rng, search
 from .value import ValueModel
 
 __all__ = [
@@ -235,10 +234,7 @@ class ISMCTSAgent(Agent):
     def _choose(self, observation: Observation) -> SearchResult:
         iters, secs = self._limits()
         iters = CHOOSE_ITERATIONS if iters is None else min(iters, CHOOSE_ITERATIONS)
-        h = hashlib.blake2b(digest_size=8)
-        h.update(f"coloretto-ismcts-choose:{self.seed}:{observation.seat}".encode())
-        h.update(repr(observation.state.to_dict()).encode())
-        rng = random.Random(int.from_bytes(h.digest(), "little"))
+        rng = decision_rng(self.seed, observation)
         params = replace(
             SearchParams(), margin_weight=self.params.margin_weight, c_puct=self.params.c_puct
         )

@@ -12,7 +12,6 @@ over the total search time. The rollout policy is the search's default, ``hybrid
 from __future__ import annotations
 
 import os
-import random
 import tempfile
 import time
 from pathlib import Path
@@ -93,14 +92,14 @@ def _compiled_rates(states: list[GameState], seconds: float, evaluation: str) ->
 
 
 def _reference_rate(states: list[GameState], seconds: float) -> float:
-    from ..agents.mcts import V1_PARAMS, _warmup_fast_core, search
+    from ..agents.mcts import V1_PARAMS, _warmup_fast_core, decision_rng, search
 
     _warmup_fast_core()
     its = 0
     secs = 0.0
     for i, st in enumerate(states):
         obs = observe(st, st.to_move)
-        res = search(obs.sample_state, obs.seat, random.Random(i), None, seconds, V1_PARAMS)
+        res = search(obs.sample_state, obs.seat, decision_rng(i, obs), None, seconds, V1_PARAMS)
         its += res.iterations
         secs += res.seconds
     return its / secs

@@ -16,7 +16,10 @@ iteration. The parts, in the order an iteration uses them:
   reward) and the prior. Chance is handled by the samples: after ``draw`` the child is
   chosen by the card the sample reveals (a chance block of one child per card code).
 * **Selection** (``select_action``): PUCT, ``q + c_puct * prior * sqrt(N + 1) / (1 + n)``,
-  ``q`` = 0.5 for an unvisited action; priors uniform unless the caller fills them.
+  ``q`` = 0.5 for an unvisited action. Priors (``gain_priors``, set when a node is made):
+  a softmax of each action's worth in the terms of the ``threshold`` policy, or uniform
+  (temperature 0); the caller may give the root's own (``search_arrays(root_prior=...)``).
+  ``root_round_robin`` visits the root's actions in turn instead (an advisor's estimates).
 * **Expansion**: one new node per iteration (while the tree has room).
 * **Evaluation** (``evaluate_leaf``): a rollout with the ``hybrid`` policy (the ``threshold``
   policy to the end of the current round, then ``greedy`` to the end of the game; later

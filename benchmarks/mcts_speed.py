@@ -17,26 +17,17 @@ import time
 
 from coloretto.agents.heuristic import heuristic_code
 from coloretto.agents.mcts import SearchParams, _warmup_fast_core, fast_rollout_available, search
+from coloretto.arena.bench_search import search_positions
 from coloretto.engine import Rules, new_game, observe
 from coloretto.engine.seeds import Rng
 from coloretto.engine.state import GameState
 
 
 def positions(players: int, count: int) -> list[GameState]:
-    """Decisions with at least two legal actions from heuristic self-play, spread over games."""
-    out: list[GameState] = []
-    seed = 0
-    while len(out) < count:
-        st = new_game(Rules(players=players), seed)
-        step = 0
-        while not st.is_over():
-            codes = st.legal_codes()
-            if len(codes) > 1 and step % 23 == 7 and len(out) < count:
-                out.append(st.copy())
-            st.apply_code(heuristic_code(st, st.to_move, codes))
-            step += 1
-        seed += 1
-    return out
+    """Decisions with at least two legal actions from heuristic self-play, spread over games
+    (``coloretto.arena.bench_search.search_positions``, the positions of ``coloretto bench
+    mcts``)."""
+    return search_positions(players, count)
 
 
 def heuristic_rate(players: int, seconds: float) -> dict[str, float]:

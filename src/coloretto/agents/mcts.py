@@ -58,7 +58,9 @@ from .features import collection_value
 from .heuristic import heuristic_scores
 
 __all__ = [
+    "V1_PARAMS",
     "MCTSAgent",
+    "MCTSv1Agent",
     "OracleAgent",
     "SearchParams",
     "SearchResult",
@@ -504,3 +506,31 @@ class OracleAgent(MCTSAgent):
             raise RuntimeError("the oracle needs peek(state) before each decision")
         self._true = None  # one peek serves one decision
         return lambda rng: true.copy()
+
+
+V1_PARAMS = SearchParams(
+    c_puct=1.0,
+    margin_weight=0.3,
+    margin_scale=20.0,
+    prior_temp=3.0,
+    prior_min_visits=2,
+    policy="hybrid",
+)
+"""The settings of ``mcts-v1``, written out so that later changes of the defaults leave it
+alone."""
+
+
+class MCTSv1Agent(MCTSAgent):
+    """``mcts-v1``: this search with ``V1_PARAMS``, the fixed reference that later players
+    are measured against (default budget 0.5 s per decision)."""
+
+    name = "mcts-v1"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: Budget | None = None,
+        params: SearchParams | None = None,
+        engine_only: bool = False,
+    ) -> None:
+        super().__init__(seed, budget, params or V1_PARAMS, engine_only)

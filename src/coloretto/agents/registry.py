@@ -1,7 +1,7 @@
 """Agent names -> classes, imported lazily (so heavy agents cost nothing until used).
 
 Spec strings accepted by ``make_agent``: a registry name (``random``, ``greedy``,
-``heuristic``, ``mcts``, ``oracle``), a difficulty (``easy``, ``medium``, ``hard``,
+``heuristic``, ``mcts``, ``mcts-v1``, ``ismcts``, ``ismcts-value``, ``oracle``), a difficulty (``easy``, ``medium``, ``hard``,
 ``expert``), or ``cmd:COMMAND`` for an external ``coloretto-engine/1`` program.
 """
 
@@ -18,6 +18,9 @@ REGISTRY: Final[dict[str, str]] = {
     "greedy": "coloretto.agents.baseline:GreedyAgent",
     "heuristic": "coloretto.agents.heuristic:HeuristicAgent",
     "mcts": "coloretto.agents.mcts:MCTSAgent",
+    "mcts-v1": "coloretto.agents.mcts:MCTSv1Agent",
+    "ismcts": "coloretto.agents.ismcts:ISMCTSAgent",
+    "ismcts-value": "coloretto.agents.ismcts:ValueISMCTSAgent",
     "oracle": "coloretto.agents.mcts:OracleAgent",
 }
 

@@ -4,6 +4,9 @@
   benchmark-policy playouts of the engine (``coloretto.arena.bench``), with limit.c compiled
   and run in the same run for the ratio.
 - ``coloretto bench score [--seconds S] [--json]``: optimal scorings per second.
+- ``coloretto bench mcts [--players 4] [--positions 6] [--seconds 2] [--evaluation E]
+  [--reference] [--json] [--no-limit]``: iterations per second of the compiled search
+  (``coloretto.arena.bench_search``), with limit.c's games per second from the same run.
 """
 
 from __future__ import annotations
@@ -74,6 +77,45 @@ def register(subparsers: Any) -> None:
     )
     sc.add_argument("--json", action="store_true", help="print one JSON object")
     sc.set_defaults(func=run_score)
+
+    mc = sub.add_parser(
+        "mcts",
+        help="iterations per second of the compiled search, with limit.c's games/s",
+        description=(
+            "Search a fixed set of positions (decisions of heuristic self-play games) with "
+            "the compiled information-set MCTS (spec ismcts) on one core and print its "
+            "iterations per second; limit.c runs in the same run (before and after)."
+        ),
+    )
+    mc.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
+    mc.add_argument("--positions", type=int, default=6, help="positions searched (default 6)")
+    mc.add_argument(
+        "--seconds",
+        type=float,
+        default=2.0,
+        help=f"search time per position, above 0 and at most {MAX_SCORE_SECONDS} (default 2)",
+    )
+    mc.add_argument(
+        "--evaluation",
+        choices=("rollout", "value", "round_value"),
+        default="rollout",
+        help="leaf evaluation (default rollout: the hybrid rollout policy)",
+    )
+    mc.add_argument(
+        "--reference",
+        action="store_true",
+        help="also time the Python reference search (mcts-v1) on the same positions",
+    )
+    mc.add_argument("--no-limit", action="store_true", help="do not compile and run limit.c")
+    mc.add_argument(
+        "--limit-c",
+        metavar="PATH",
+        default=None,
+        help=f"path of limit.c; must exist (default ${LIMIT_C_ENV} if set, else the "
+        "copy shipped with coloretto)",
+    )
+    mc.add_argument("--json", action="store_true", help="print one JSON object")
+    mc.set_defaults(func=run_mcts)
 
 
 def run_playout(args: argparse.Namespace) -> int:
@@ -163,4 +205,63 @@ def run_score(args: argparse.Namespace) -> int:
     for key, value in report.items():
         if key != "scorings_per_s":
             print(f"  {key}={value:.4g}" if isinstance(value, float) else f"  {key}={value}")
+    return 0
+
+
+def run_mcts(args: argparse.Namespace) -> int:
+    """``bench mcts``: exit 0 with the figures (limit.c missing is stated, not an error);
+    exit 2 on bad input or without the fast core."""
+    if not 2 <= args.players <= 5:
+        raise UsageError(f"--players must be 2 to 5, not {args.players}")
+    if not 1 <= args.positions <= 1000:
+        raise UsageError(f"--positions must be 1 to 1000, not {args.positions}")
+    if not 0 < args.seconds <= MAX_SCORE_SECONDS:  # also refuses nan and inf
+        raise UsageError(
+            f"--seconds must be a number of seconds above 0 and at most {MAX_SCORE_SECONDS}, "
+            f"not {args.seconds}"
+        )
+    if args.limit_c is not None and not Path(args.limit_c).is_file():
+        raise UsageError(f"--limit-c {args.limit_c}: no such file")
+    try:
+        from ..arena.bench_search import bench_search
+
+        report = bench_search(
+            args.players,
+            args.positions,
+            args.seconds,
+            evaluation=args.evaluation,
+            reference=args.reference,
+            limit=not args.no_limit,
+            limit_c=args.limit_c,
+        )
+    except ModuleNotFoundError as exc:
+        if exc.name in ("numba", "coloretto.fastcore") or (exc.name or "").startswith("numba"):
+            raise UsageError("the compiled search needs the fast core (the 'fast' extra)") from None
+        raise
+    except (ValueError, ColorettoError) as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(
+        f"compiled search: players={report['players']} positions={report['positions']} "
+        f"seconds/position={report['seconds_per_position']:g} evaluation={report['evaluation']} "
+        f"iterations_per_s={report['iterations_per_s']:.0f} "
+        f"(per CPU second {report['iterations_per_cpu_s']:.0f})"
+    )
+    if "reference_iterations_per_s" in report:
+        print(
+            f"reference search (mcts-v1): iterations_per_s="
+            f"{report['reference_iterations_per_s']:.0f} factor x{report['factor']:.1f}"
+        )
+    if report["limit_games_per_s"] is not None:
+        print(
+            f"limit.c: games={report['limit_games']} "
+            f"games_per_s={report['limit_games_per_s']:.0f}"
+        )
+    else:
+        print(f"limit.c: not measured: {report['limit_note']}")
+    load = report["load_average"]
+    if load is not None:
+        print(f"load average during the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     return 0

@@ -34,6 +34,7 @@ SUBCOMMANDS = (
     "serve",
     "connect",
     "warmup",
+    "train",
 )
 
 

@@ -1,0 +1,117 @@
+"""Decision times of proposed difficulty levels on the compiled search.
+
+Usage: python benchmarks/level_times.py [--games 4] [--players 4] [--seed 0] [--json]
+       [--level NAME=SPEC@BUDGET ...]
+
+Each level (default ``PROPOSED``) plays ``--games`` games in one seat (rotated) against
+``heuristic`` opponents; every decision with a choice is timed from the observation handed
+to the agent to its answer (wall clock). Prints mean, p95 and maximum seconds per decision
+and the win share over those games (a small sample: for time, not strength).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from collections.abc import Sequence
+
+from coloretto.agents import Budget, make_agent
+from coloretto.agents.base import Agent
+from coloretto.arena.driver import play_out, start_game
+from coloretto.arena.stats import win_shares
+from coloretto.engine import Rules
+from coloretto.engine.actions import Action
+from coloretto.engine.observation import Observation
+
+PROPOSED = {
+    "easy": ("greedy", None),
+    "medium": ("heuristic", None),
+    "hard": ("ismcts", "0.15s"),
+    "expert": ("ismcts-value", "0.8s"),
+}
+"""Proposed levels: name -> (agent spec, budget)."""
+
+
+class Timed(Agent):
+    """Wraps an agent and records the wall-clock seconds of each decision with a choice."""
+
+    def __init__(self, inner: Agent) -> None:
+        super().__init__(inner.seed, inner.budget)
+        self.inner = inner
+        self.name = inner.name  # type: ignore[misc]
+        self.times: list[float] = []
+
+    def reset(self, seat: int, rules: Rules) -> None:
+        self.inner.reset(seat, rules)
+
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        t = time.perf_counter()
+        action = self.inner.act(observation, legal)
+        if len(legal) > 1:
+            self.times.append(time.perf_counter() - t)
+        return action
+
+
+def _p(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--level", action="append", default=[], help="NAME=SPEC@BUDGET")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    levels = dict(PROPOSED)
+    if args.level:
+        levels = {}
+        for item in args.level:
+            name, rest = item.split("=", 1)
+            spec, _, budget = rest.partition("@")
+            levels[name] = (spec, budget or None)
+    rules = Rules(players=args.players)
+    out: dict[str, object] = {"players": args.players, "games": args.games,
+                              "load_average": list(os.getloadavg()), "levels": {}}
+    for name, (spec, budget_text) in levels.items():
+        budget = Budget.parse(budget_text)
+        times: list[float] = []
+        share = 0.0
+        for g in range(args.games):
+            seat = g % args.players
+            timed = Timed(make_agent(spec, seed=g, budget=budget))
+            agents: list[Agent] = [make_agent("heuristic", seed=s) for s in range(args.players)]
+            agents[seat] = timed
+            game = start_game(rules, args.seed * 1000 + g, ["x"] * args.players)
+            play_out(game, agents)
+            times += timed.times
+            share += win_shares(game.state.totals())[seat]
+        row = {
+            "spec": spec,
+            "budget": budget_text,
+            "decisions": len(times),
+            "mean_s": sum(times) / len(times),
+            "p95_s": _p(times, 0.95),
+            "max_s": max(times),
+            "win_share_vs_heuristic": share / args.games,
+        }
+        out["levels"][name] = row  # type: ignore[index]
+        if not args.json:
+            print(
+                f"{name:<8} {spec:<13} {budget_text or '-':<6} decisions={row['decisions']:<5} "
+                f"mean={row['mean_s']:.4f}s p95={row['p95_s']:.4f}s max={row['max_s']:.4f}s "
+                f"win share {row['win_share_vs_heuristic']:.2f} ({args.games} games)"
+            )
+    if args.json:
+        print(json.dumps(out))
+    else:
+        load = out["load_average"]
+        print(f"load average at the start: {load}")
+
+
+if __name__ == "__main__":
+    main()

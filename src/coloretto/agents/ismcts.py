@@ -1,0 +1,332 @@
+"""``ismcts`` and ``ismcts-value``: the information-set MCTS of ``agents.mcts``, compiled.
+
+The whole search runs in the fast core (``coloretto.fastcore.search``: sampler, tree,
+PUCT selection, expansion, leaf evaluation, backup; no Python per iteration). This module
+only turns an observation into the search's input and its root statistics into an action:
+
+1. The observation's **redacted** state is encoded once (``fastcore.encode``): its draw
+   pile holds the unseen cards in a canonical order with the Last Round card at its depth.
+   The true pile order is never read, so states that differ only in it give the same
+   decision.
+2. The decision's seed is a digest of the agent's seed, the seat and the encoded
+   observation: the same seed and observation give the same action under an iteration
+   budget.
+3. The most visited root action is played (ties: higher mean reward, then lower code).
+
+Budgets: ``Budget(iterations=..., seconds=...)``, whichever comes first; seconds are
+checked inside the compiled loop every ``check_every`` iterations. Neither: 0.5 s.
+
+The ``starting_cards="choose"`` decision (one per seat and game, only with that option)
+is searched by the reference search (``agents.mcts.search``) with the same budget, at most
+``CHOOSE_ITERATIONS`` iterations.
+
+``ismcts-value`` cuts the rollouts with the learned value shipped with the package
+(``coloretto.agents.value``): ``threshold`` to the end of the current round, then the
+value (single games; a match is rolled out).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+import numpy as np
+
+from ..engine.actions import Action
+from ..engine.observation import Observation
+from ..engine.rules import Rules
+from ..engine.state import CHOOSE
+from .advisor import Advice
+from .base import Agent, Budget
+from .heuristic import heuristic_scores
+from .mcts import THRESHOLD_A, THRESHOLD_B, SearchParams, SearchResult, decision_rng, search
+from .value import ValueModel
+
+__all__ = [
+    "CHOOSE_ITERATIONS",
+    "DEFAULT_SECONDS",
+    "ISMCTSAgent",
+    "ISMCTSParams",
+    "ValueISMCTSAgent",
+]
+
+DEFAULT_SECONDS: Final = 0.5
+"""Seconds per decision when the budget names none."""
+
+CHOOSE_ITERATIONS: Final = 400
+"""Most iterations of the reference search for a starting-colour choice."""
+
+NODES_PER_SECOND: Final = 120_000
+"""Tree nodes reserved per second of a time budget (above the measured iteration rate;
+when the tree is full, iterations go on without expanding)."""
+
+MAX_NODES: Final = 1_000_000
+
+
+@dataclass(frozen=True)
+class ISMCTSParams:
+    """Settings of the compiled search (docs/agents.md).
+
+    Attributes:
+        c_puct: exploration constant of PUCT (rewards in [0, 1]; priors uniform).
+        margin_weight: weight of the squashed score margin in the reward.
+        margin_scale: points of margin that map to reward 1 (or 0).
+        threshold_a, threshold_b: the ``threshold`` rollout policy's take threshold,
+            ``a * (1 - fill) + b`` points.
+        evaluation: ``"rollout"`` (the ``hybrid`` rollout), ``"value"`` (the learned value
+            at the leaf) or ``"round_value"`` (``threshold`` to the end of the round, then
+            the learned value).
+        check_every: iterations between two clock checks under a seconds budget.
+        prior_temp: softmax temperature (points) of the priors; 0 = uniform priors.
+        root_heuristic: the root's priors come from ``heuristic``'s action values (one
+            Python call per decision); the other nodes' from the compiled ``gain_priors``
+            (the ``threshold`` policy's measure of each action).
+    """
+
+    c_puct: float = 1.0
+    margin_weight: float = 0.3
+    margin_scale: float = 20.0
+    threshold_a: float = THRESHOLD_A
+    threshold_b: float = THRESHOLD_B
+    evaluation: str = "rollout"
+    check_every: int = 16
+    prior_temp: float = 3.0
+    root_heuristic: bool = True
+
+
+def _fast() -> Any:
+    from ..fastcore import search as fast_search
+
+    return fast_search
+
+
+class ISMCTSAgent(Agent):
+    """Compiled information-set MCTS player (module docstring). ``model``: the learned value
+    for the value evaluations (default: the one shipped, ``load_value_model()``).
+
+    Raises (at construction):
+        ConfigurationError: the fast core (``fast`` extra) is not installed, or the
+            learned value cannot be loaded for a value evaluation.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: Budget | None = None,
+        params: ISMCTSParams | None = None,
+        model: ValueModel | None = None,
+    ) -> None:
+        super().__init__(seed, budget)
+        self.params = params or ISMCTSParams()
+        try:
+            fs = _fast()
+        except ImportError as exc:
+            from ..engine.errors import ConfigurationError
+
+            raise ConfigurationError(
+                f"the compiled search needs the fast core (the 'fast' extra): {exc}"
+            ) from None
+        self._fs = fs
+        if self.params.evaluation not in fs.EVALUATIONS:
+            raise ValueError(
+                f"unknown evaluation {self.params.evaluation!r}; known: {', '.join(fs.EVALUATIONS)}"
+            )
+        self._weights: tuple[np.ndarray, ...] | None = None
+        self._value_scale = 20.0
+        if self.params.evaluation != "rollout":
+            from .value import load_value_model
+
+            model = model or load_value_model()
+            self._weights = model.weights
+            self._value_scale = model.margin_scale
+        self._tree: Any = None
+        self.last: SearchResult | None = None
+
+    def reset(self, seat: int, rules: Rules) -> None:
+        """Start a game; loads the compiled code now (not during a decision)."""
+        super().reset(seat, rules)
+        self._fs.warm_search()
+
+    def _limits(self) -> tuple[int | None, float | None]:
+        b = self.budget
+        if b.iterations is None and b.seconds is None:
+            return None, DEFAULT_SECONDS
+        return b.iterations, b.seconds
+
+    def _tree_for(self, iterations: int | None, seconds: float | None) -> Any:
+        need = MAX_NODES
+        if iterations is not None:
+            need = min(need, iterations + 2)
+        if seconds is not None:
+            need = min(need, int(seconds * NODES_PER_SECOND) + 1000)
+        tree = self._tree
+        if tree is None or tree.capacity < need:
+            tree = self._tree = self._fs.Tree(need)
+        return tree
+
+    def decision_seed(self, observation: Observation, a: np.ndarray) -> int:
+        """The seed of one decision: a digest of the agent's seed, the seat and the encoded
+        (redacted) observation."""
+        h = hashlib.blake2b(digest_size=8)
+        h.update(f"coloretto-ismcts:{self.seed}:{observation.seat}:".encode())
+        h.update(a.tobytes())
+        return int.from_bytes(h.digest(), "little")
+
+    def search(self, observation: Observation, round_robin: bool = False) -> SearchResult:
+        """Search the decision of ``observation`` (a turn or place decision) with the
+        agent's budget; return the root statistics. With ``round_robin`` every root action
+        gets the same number of iterations (give or take one), so each action's ``win`` and
+        ``margin`` is an unbiased mean over ``visits`` samples (for an advisor; the action
+        to play is then not the most visited)."""
+        t0 = time.perf_counter()
+        from ..fastcore import encode
+
+        a = encode(observation.state).a
+        iters, secs = self._limits()
+        p = self.params
+        root_prior = None
+        if p.root_heuristic and p.prior_temp > 0:
+            st = observation.state
+            root_prior = _heuristic_priors(st, st.legal_codes(), p.prior_temp)
+        tree = self._tree_for(iters, secs)
+        it = self._fs.search_arrays(
+            a,
+            tree,
+            self.decision_seed(observation, a),
+            iterations=iters,
+            seconds=secs,
+            c_puct=p.c_puct,
+            margin_weight=p.margin_weight,
+            margin_scale=p.margin_scale,
+            threshold_a=p.threshold_a,
+            threshold_b=p.threshold_b,
+            evaluation=p.evaluation,
+            weights=self._weights,
+            value_scale=self._value_scale,
+            check_every=p.check_every,
+            start=t0,
+            prior_temp=p.prior_temp,
+            root_prior=root_prior,
+            root_round_robin=round_robin,
+        )
+        return self._result(tree, it, time.perf_counter() - t0)
+
+    def _result(self, tree: Any, iterations: int, seconds: float) -> SearchResult:
+        fs = self._fs
+        k = int(tree.nodes[0, fs.NODE_NACTS])
+        codes = [int(c) for c in tree.nodes[0, fs.NODE_CODES : fs.NODE_CODES + k]]
+        root = tree.root
+        visits = [int(root[i, fs.R_VISITS]) for i in range(k)]
+        win = [float(root[i, fs.R_WIN]) / visits[i] if visits[i] else 0.0 for i in range(k)]
+        margin = [float(root[i, fs.R_MARGIN]) / visits[i] if visits[i] else 0.0 for i in range(k)]
+        reward = [float(root[i, fs.R_REWARD]) / visits[i] if visits[i] else 0.0 for i in range(k)]
+        res = SearchResult(codes, visits, win, margin, iterations, seconds)
+        res.extra["nodes"] = float(tree.counts[0])
+        for c, r in zip(codes, reward):
+            res.extra[f"reward_{c}"] = r
+        return res
+
+    def _choose(self, observation: Observation) -> SearchResult:
+        iters, secs = self._limits()
+        iters = CHOOSE_ITERATIONS if iters is None else min(iters, CHOOSE_ITERATIONS)
+        rng = decision_rng(self.seed, observation)
+        params = replace(
+            SearchParams(), margin_weight=self.params.margin_weight, c_puct=self.params.c_puct
+        )
+        return search(observation.sample_state, observation.seat, rng, iters, secs, params)
+
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if observation.state.phase == CHOOSE:
+            res = self._choose(observation)
+            code = res.best()
+        else:
+            res = self.search(observation)
+            code = _best(res)
+        self.last = res
+        for a in legal:
+            if a.code == code:
+                return a
+        raise AssertionError("search returned an action that is not legal")  # pragma: no cover
+
+
+def _heuristic_priors(st: Any, codes: list[int], temp: float) -> np.ndarray:
+    """Softmax at ``temp`` points of ``heuristic``'s values of ``codes`` (as the reference
+    search's priors)."""
+    scores = heuristic_scores(st, st.to_move, codes)
+    v = np.array([scores[c] for c in codes], np.float64)
+    e = np.exp((v - v.max()) / temp)
+    out: np.ndarray = e / e.sum()
+    return out
+
+
+def _best(res: SearchResult) -> int:
+    """Most visited root action; ties: higher mean reward, then lower code."""
+    best = max(
+        range(len(res.codes)),
+        key=lambda j: (res.visits[j], res.extra.get(f"reward_{res.codes[j]}", 0.0), -res.codes[j]),
+    )
+    return res.codes[best]
+
+
+class ValueISMCTSAgent(ISMCTSAgent):
+    """``ismcts`` with the learned value cutting the rollouts: ``threshold`` to the end of
+    the current round, then the value (``evaluation="round_value"``; measured stronger at 4
+    players than the value at the leaf itself, docs/agents.md)."""
+
+    name = "ismcts-value"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: Budget | None = None,
+        params: ISMCTSParams | None = None,
+        model: ValueModel | None = None,
+    ) -> None:
+        super().__init__(seed, budget, params or ISMCTSParams(evaluation="round_value"), model)
+
+
+def compiled_advice(
+    observation: Observation,
+    legal: Sequence[Action],
+    budget: Budget | None = None,
+    seed: int = 0,
+    params: ISMCTSParams | None = None,
+) -> list[Advice]:
+    """``advisor.advise`` on the compiled search: every legal action of a turn or place
+    decision evaluated with the same number of samples (root round-robin), best first.
+    Each ``Advice`` carries its ``samples`` (and so its ``stderr``); with the same seed,
+    observation and iteration budget the result is the same. Starting-colour choices fall
+    back on the reference ``advise``.
+
+    Raises:
+        ValueError: ``legal`` is empty or the observing seat is not the one to move.
+    """
+    from .advisor import DEFAULT_ADVICE_BUDGET, advise
+
+    if not legal:
+        raise ValueError("no legal actions to advise on")
+    if observation.to_move != observation.seat:
+        raise ValueError(f"seat {observation.seat} is not to move (seat {observation.to_move} is)")
+    b = budget or DEFAULT_ADVICE_BUDGET
+    if observation.state.phase == CHOOSE:
+        return advise(observation, legal, b, seed)
+    if b.iterations is not None:
+        b = Budget(iterations=max(b.iterations, len(legal)), seconds=b.seconds)
+    agent = ISMCTSAgent(seed, b, params)
+    res = agent.search(observation, round_robin=True)
+    by_code = {c: j for j, c in enumerate(res.codes)}
+    out: list[Advice] = []
+    for a in legal:
+        j = by_code.get(a.code)
+        if j is None:
+            raise ValueError(f"{a} is not legal in this observation")
+        out.append(Advice(a, res.win[j], res.margin[j], res.visits[j]))
+    out.sort(key=lambda x: (-x.win_prob, -x.margin, x.action.code))
+    return out

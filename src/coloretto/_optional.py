@@ -32,6 +32,7 @@ EXTRAS: Final[dict[str, tuple[str, ...]]] = {
     "arena": ("choix", "matplotlib"),
     "ray": ("ray",),
     "fast": ("numba",),
+    "train": ("torch",),
 }
 """Extra name -> the top-level modules it provides (as listed in ``pyproject.toml``)."""
 

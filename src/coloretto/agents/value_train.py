@@ -25,6 +25,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from .._optional import require
 from ..engine.rules import Rules
 
 __all__ = ["TRAIN_RULES", "TrainResult", "fit", "generate", "train_value"]
@@ -135,7 +136,7 @@ def fit(
         ModuleNotFoundError: torch is not installed (the ``train`` extra).
         ValueError: too little data to hold out a validation part.
     """
-    import torch
+    torch = require("torch", "train", "coloretto train value")
 
     feats, players, win, margin, game = data
     games = int(game.max()) + 1 if len(game) else 0
@@ -162,7 +163,7 @@ def fit(
         np.clip(0.5 + margin / (2.0 * margin_scale), 0.0, 1.0).astype(np.float32)
     )
 
-    def loss_of(idx: torch.Tensor) -> torch.Tensor:
+    def loss_of(idx: Any) -> Any:
         out = model(x_all[idx])
         mask = present[idx]
         logits = out[:, :5].masked_fill(~mask, -1e9)
@@ -187,7 +188,7 @@ def fit(
             idx = perm[b * batch : (b + 1) * batch]
             opt.zero_grad()
             loss = loss_of(idx)
-            loss.backward()  # type: ignore[no-untyped-call]
+            loss.backward()
             opt.step()
             sched.step()
             total += float(loss.detach()) * len(idx)

@@ -18,7 +18,7 @@ from rich.console import Console
 
 from .._optional import require_extra
 
-SEARCH_AGENTS = frozenset({"mcts", "oracle"})
+SEARCH_AGENTS = frozenset({"mcts", "mcts-v1", "oracle", "ismcts", "ismcts-value"})
 """Agents whose rollouts run in the fast core."""
 
 
@@ -44,6 +44,8 @@ def extras_needed(args: argparse.Namespace) -> list[tuple[str, str]]:
         if getattr(args, "backend", None) == "ray":
             needed.append(("ray", "coloretto tournament --backend ray"))
         return needed
+    if command == "train":
+        return [("train", "coloretto train")]
     return []
 
 
@@ -60,8 +62,8 @@ def uses_fast_core(args: argparse.Namespace) -> bool:
     if command == "tournament":
         return any(map(_searches, agents))
     if command == "bench":
-        return opt("bench_command") == "playout" and bool(opt("fast"))
-    return command == "analyze"
+        return opt("bench_command") == "mcts" or (opt("bench_command") == "playout" and bool(opt("fast")))
+    return command in ("analyze", "train")
 
 
 def preflight(args: argparse.Namespace) -> None:

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .._optional import require_extra
 from .main import UsageError
 
 MAX_GAMES = 10_000_000
@@ -62,10 +63,7 @@ def run_value(args: argparse.Namespace) -> int:
         raise UsageError(f"--out {out}: the file exists (give --force to overwrite it)")
     if not out.parent.is_dir():
         raise UsageError(f"--out {out}: no such directory {out.parent}")
-    try:
-        import torch  # noqa: F401
-    except ModuleNotFoundError:
-        raise UsageError("training needs PyTorch: install the 'train' extra") from None
+    require_extra("train", "coloretto train value")
     try:
         from ..agents.value import write_value_model
         from ..agents.value_train import train_value

@@ -41,10 +41,17 @@ copying them. The ``starting_cards="choose"`` decision is not searched here.
 from __future__ import annotations
 
 import time
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
 
 import numpy as np
-from numba import njit, objmode
+
+from .._optional import require
+
+_numba = require("numba", "fast", "the fast core")
+_F = TypeVar("_F", bound=Callable[..., Any])
+njit: Callable[..., Callable[[_F], _F]] = _numba.njit
+objmode: Any = _numba.objmode
 
 from . import kernels as K
 from . import value as V

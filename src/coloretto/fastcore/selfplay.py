@@ -14,8 +14,16 @@ best other score, in points). Game ``g`` is dealt and played from its own random
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import numpy as np
-from numba import njit
+
+from .._optional import require
+
+_numba = require("numba", "fast", "the fast core")
+_F = TypeVar("_F", bound=Callable[..., Any])
+njit: Callable[..., Callable[[_F], _F]] = _numba.njit
 
 from . import kernels as K
 from . import value as V

@@ -36,10 +36,16 @@ in training). Weights come from ``coloretto.agents.value`` (package data).
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
 
 import numpy as np
-from numba import njit
+
+from .._optional import require
+
+_numba = require("numba", "fast", "the fast core")
+_F = TypeVar("_F", bound=Callable[..., Any])
+njit: Callable[..., Callable[[_F], _F]] = _numba.njit
 
 from . import kernels as K
 from .layout import (

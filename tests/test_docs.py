@@ -24,7 +24,8 @@ Every fenced block names its language, and is checked by it:
          ``--resume`` file is first saved by ``coloretto play --save FILE``;
          ``examples/random_engine.py`` and ``my_bot.py`` are the example engine; ``S`` is 1,
          ``N`` is 2, ``PATH`` the shipped limit.c.
-      3. Scaling, so that every example runs in seconds: ``--games N`` becomes at most 8;
+      3. Scaling, so that every example runs in seconds: ``--games N`` becomes at most 8
+         (``train value``: 16, its least);
          a time ``--budget`` becomes 20 iterations; ``--seconds S`` at most 0.2;
          ``analyze`` without ``--budget`` gets ``--budget 20``.
       4. The line is parsed by the real parser (``build_parser``): an unknown option or a
@@ -84,6 +85,7 @@ LANGUAGES = {"sh", "python", "json", "text", "nginx", "js"}
 WEB = REPO / "src" / "coloretto" / "web"
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 MAX_GAMES = 8
+TRAIN_GAMES = 16
 SCALED_BUDGET = "20"
 MAX_SECONDS = 0.2
 WRITES = ("json", "csv", "plot", "records", "engine_log", "save", "save_records")
@@ -241,7 +243,8 @@ def scaled(argv: list[str]) -> list[str]:
         elif w == "PATH" and prev == "--limit-c":
             out[i] = str(LIMIT_C_DEFAULT)
         elif prev == "--games":
-            out[i] = str(min(int(w), MAX_GAMES))
+            # ``train value`` needs 16 self-play games at least (held-out games for its figures)
+            out[i] = str(min(int(w), TRAIN_GAMES if out[:2] == ["train", "value"] else MAX_GAMES))
         elif prev == "--budget" and _is_time(w):
             out[i] = SCALED_BUDGET
         elif prev == "--seconds":

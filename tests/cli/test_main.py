@@ -30,6 +30,8 @@ VALID = {
     "serve": ["serve"],
     "connect": ["connect", "http://127.0.0.1:1", "--engine", "python3 bot.py"],
     "warmup": ["warmup"],
+    "bench mcts": ["bench", "mcts", "--no-limit"],
+    "train value": ["train", "value", "--games", "16", "--out", "model.npz"],
 }
 
 

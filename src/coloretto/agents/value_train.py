@@ -25,7 +25,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from .._optional import require
+from .._optional import require, require_extra
 from ..engine.rules import Rules
 
 __all__ = ["TRAIN_RULES", "TrainResult", "fit", "generate", "train_value"]
@@ -133,7 +133,7 @@ def fit(
     absolute error of the predicted margin in points).
 
     Raises:
-        ModuleNotFoundError: torch is not installed (the ``train`` extra).
+        MissingExtra: torch is not installed (the ``train`` extra).
         ValueError: too little data to hold out a validation part.
     """
     torch = require("torch", "train", "coloretto train value")
@@ -236,9 +236,9 @@ def train_value(
 
     Raises:
         ValueError: bad counts.
-        ModuleNotFoundError: torch (``train`` extra) or numba (``fast`` extra) missing.
+        MissingExtra: torch (the ``train`` extra) or numba missing.
     """
-    import torch  # noqa: F401 - fail before the self-play if the extra is missing
+    require_extra("train", "coloretto train value")  # fail before the self-play
 
     say = progress or (lambda text: None)
     t0 = time.perf_counter()

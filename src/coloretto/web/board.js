@@ -87,6 +87,8 @@ export const TEXT = {
   you: "you",
   toMove: "\u25b6 to move",
   out: "out this round",
+  outShort: "out",
+  outRest: " this round",
   computer: "computer",
   computerPlays: (agent) => `computer (${agent}) plays`,
   disconnected: "disconnected",
@@ -137,11 +139,10 @@ export function rowsPanel(obs, seats, { legal = [], onAction = null, hint = null
       h("span", { class: "drawn-text" },
         h("span", { class: "drawn-label" }, TEXT.drew(seatName(seats, obs.to_move))),
         h("span", { class: "drawn-name" }, LABELS[obs.drawn_card] || obs.drawn_card))));
+  } else if (onAction && obs.decision === "turn") {
+    top.append(btn({ action: "draw" }, TEXT.drawButton, "draw", "D"));
   } else if (obs.decision !== "choose_start") {
     top.append(h("div", { class: "reveal-spot", title: TEXT.revealSpot, "aria-hidden": "true" }));
-  }
-  if (onAction && obs.decision === "turn" && !obs.drawn_card) {
-    top.append(btn({ action: "draw" }, TEXT.drawButton, "draw", "D"));
   }
   if (obs.last_round) {
     top.append(h("div", { class: "aside", title: TEXT.lastRoundAsideTitle },
@@ -210,7 +211,10 @@ function seatItem(obs, seats, s, mySeat, { controls, awayOf, status, presence, c
   const badges = [];
   if (s === mySeat) badges.push(h("span", { class: "badge you" }, TEXT.you));
   if (toMove) badges.push(h("span", { class: "badge tomove" }, TEXT.toMove));
-  if (obs && obs.out && obs.out[s] && status === "playing") badges.push(h("span", { class: "badge out" }, TEXT.out));
+  if (obs && obs.out && obs.out[s] && status === "playing") {
+    badges.push(compact ? h("span", { class: "badge out", title: TEXT.out }, TEXT.outShort, h("span", { class: "sr-only" }, TEXT.outRest))
+      : h("span", { class: "badge out" }, TEXT.out));
+  }
   // a computer's own seat is named "Computer 2 (easy)": the compact strip needs no badge
   if (seat.kind === "computer" && (handed || (!seat.handed_over && !compact))) {
     badges.push(h("span", { class: "badge computer" }, handed ? TEXT.computerPlays(seat.agent) : TEXT.computer));
@@ -257,7 +261,7 @@ export function playersPanel(obs, seats, mySeat, { controls = null, awayOf = nul
   }
   if (!seatsShown.length) return null;
   const label = which === "mine" ? TEXT.yourSeat : which === "others" && mySeat !== null && mySeat !== undefined ? TEXT.opponents : TEXT.players;
-  const list = h("ul", { class: "players", "aria-label": label },
+  const list = h("ul", { class: "players", "aria-label": TEXT.players },
     seatsShown.map((s) => seatItem(obs, seats, s, mySeat, { controls, awayOf, status, presence, compact: which === "others" || compact })));
   return h("section", { class: `players-panel players-${which}`, "aria-label": label }, list);
 }

@@ -172,14 +172,30 @@ def decision_screen(page: Any, players: int, size: tuple[int, int]) -> str:
 
 @pytest.mark.parametrize("players", [2, 4, 5])
 def test_phone_layout_needs_no_scrolling(web_server: Any, new_page: Any, screenshots: Path, players: int) -> None:
+    """Whole games on a phone, every decision checked; the table allows hints, so the hint
+    button is there too, and twice the advice is asked for and shown."""
     base = web_server.url
     phone = new_page(*PHONE)
-    create_table(phone, base, "Pia", ["me"] + ["computer:easy"] * (players - 1))
+    phone.goto(base + "/")
+    phone.fill("#player-name", "Pia")
+    phone.select_option("#seat-count", str(players))
+    for i, kind in enumerate(["me"] + ["computer:easy"] * (players - 1)):
+        phone.select_option(f"#seat-{i}", kind)
+    phone.click("[data-testid=rules-options]")
+    phone.check("#hints")
+    phone.click("[data-testid=create]")
+    phone.wait_for_selector(f"{VIEW}[data-conn=open]")
     seen = {"turn": 0, "place": 0}
     shot = False
+    hints = 0
     while wait_mine_or_end(phone):
         decision = check_decision_screen(phone, players, PHONE)
         seen[decision] += 1
+        if hints < 2 and seen[decision] == 4:
+            phone.click("[data-testid=hint]")
+            phone.wait_for_selector(".hint-text:not(:has-text('thinking'))", timeout=60_000)
+            check_decision_screen(phone, players, PHONE)
+            hints += 1
         if decision == "place" and seen["place"] >= 4 and not shot:
             phone.screenshot(path=str(screenshots / f"phone-{players}p-placing.png"), animations="disabled")
             shot = True
@@ -188,6 +204,18 @@ def test_phone_layout_needs_no_scrolling(web_server: Any, new_page: Any, screens
     phone.wait_for_selector("[data-testid=result]")
     no_horizontal_overflow(phone)
     phone.screenshot(path=str(screenshots / f"phone-{players}p-end.png"), full_page=True, animations="disabled")
+
+
+def test_desktop_layout_with_five_players(web_server: Any, new_page: Any) -> None:
+    """At 1280 x 800 the same parts are in view at every decision of a five-player game."""
+    page = new_page(*DESKTOP)
+    create_table(page, web_server.url, "Ann", ["me"] + ["computer:random"] * 4)
+    decisions = 0
+    while wait_mine_or_end(page):
+        check_decision_screen(page, 5, DESKTOP)
+        decisions += 1
+        act(page)
+    assert decisions >= 10
 
 
 def test_desktop_table_and_screenshots(web_server: Any, new_page: Any, screenshots: Path) -> None:

@@ -95,7 +95,7 @@ function fly(node, from, to, duration, delay = 0) {
  * `before = capture(view)`. Does nothing under reduced motion or without `before`.
  */
 export function play(before, view, entry) {
-  if (!before || !entry || !entry.action || reducedMotion()) return;
+  if (!before || !entry || !entry.action || reducedMotion() || document.hidden) return;
   const a = entry.action;
   const seatEl = view.querySelector(`.player[data-seat="${entry.seat}"]`);
   const collection = rectOf(seatEl && (seatEl.querySelector(".collection") || seatEl));

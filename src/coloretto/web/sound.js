@@ -75,9 +75,24 @@ function swish(ac, start, length, freq, gain = 0.22) {
   src.start(t0);
 }
 
-/** Play sound `kind` (one of SOUNDS) if the sounds are on; otherwise do nothing. */
-export function play(kind) {
-  if (!soundOn()) return;
+// Other players' card sounds closer together than this (computer players moving at once)
+// are left out; your own actions, "your turn" and the end of the game always sound.
+const GAP_MS = 120;
+let lastCard = -Infinity;
+
+/**
+ * Play sound `kind` (one of SOUNDS) if the sounds are on; otherwise do nothing. `always`:
+ * the person's own action, never left out.
+ */
+export function play(kind, always = false) {
+  if (!soundOn() || !SOUNDS.includes(kind)) return;
+  if (always) {
+    lastCard = performance.now();
+  } else if (kind !== "turn" && kind !== "end") {
+    const now = performance.now();
+    if (now - lastCard < GAP_MS) return;
+    lastCard = now;
+  }
   const ac = audio();
   if (!ac) return;
   if (kind === "draw") {

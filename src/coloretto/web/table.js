@@ -543,9 +543,16 @@ class TableView {
     this.result = msg.result;
     const p = this.pending;
     if (p && (msg.id === p.id || msg.version > p.version || msg.status !== "playing")) this.pending = false;
-    if (fresh.length) this.newest = fresh[fresh.length - 1];
-    if (this.status === "finished" && wasStatus === "playing") this.cue = "end";
-    else if (this.legal.length > 0 && !wasMine && this.cue !== "end") this.cue = "turn";
+    // The sound of the newest action now (sound.js leaves out those that follow too
+    // closely), its movement with the next drawing of the page.
+    const newest = fresh[fresh.length - 1];
+    if (newest) {
+      this.newest = newest;
+      const kind = newest.action && newest.action.action;
+      playSound(kind === "choose_start" ? "take" : kind, newest.seat === this.mySeat);
+    }
+    if (this.status === "finished" && wasStatus === "playing") playSound("end");
+    else if (this.legal.length > 0 && !wasMine) playSound("turn");
     this.drainKeys();
     this.scheduleDraw();
   }
@@ -568,7 +575,7 @@ class TableView {
   }
 
   /** Redraw the page for the states received since the last draw, then play the newest
-   * action's movement and sound (the page is already up to date when they start). */
+   * action's movement (the page is already up to date when it starts). */
   draw() {
     const newest = this.newest;
     this.newest = null;
@@ -578,13 +585,7 @@ class TableView {
     this.render();
     this.renderLog(this.renderLogReset, atBottom);
     this.renderLogReset = false;
-    if (newest) {
-      playMotion(before, this.viewEl, newest);
-      const kind = newest.action && newest.action.action;
-      playSound(kind === "choose_start" ? "take" : kind);
-    }
-    if (this.cue) playSound(this.cue);
-    this.cue = null;
+    if (newest) playMotion(before, this.viewEl, newest);
   }
 
   onError(msg) {

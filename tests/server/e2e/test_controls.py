@@ -602,7 +602,7 @@ def test_sounds_and_the_log_box(web_server: Any, new_page: Any) -> None:
     box = ann.locator("details.log-panel")
     toggle = ann.locator("[data-testid=log-toggle]")
     assert box.get_attribute("open") is None
-    newest = ann.locator(f"{VIEW} .sr-only").inner_text()
+    newest = ann.locator(f"{VIEW} > div.sr-only[aria-live]").inner_text()
     assert newest and toggle.locator(".log-last").inner_text() == newest
     assert ann.locator(".log > li[data-i]").last.is_hidden()
     toggle.click()

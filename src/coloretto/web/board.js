@@ -103,7 +103,8 @@ export const TEXT = {
 
 /**
  * The kind of row card a row sits on: "brown" (the five capacity-3 row cards) or "green"
- * (the two-player row cards and the Extrakarten rows of other capacities), docs/rules.md §2.
+ * (the two-player row cards and the Extrakarten rows of other capacities), docs/rules.md §1, §2
+ * and §7 (`row_capacities`).
  * Only the look depends on it.
  */
 export function rowKind(rules, row) {

@@ -264,13 +264,6 @@ Element.prototype.animate = function (...args) {
 """
 
 
-def play_turns(page: Any, until: Any) -> None:
-    """Play the first enabled action of ``page`` until ``until()`` is true (game on)."""
-    while not until():
-        assert wait_mine_or_end(page), "the game ended too soon"
-        act(page)
-
-
 def test_card_movements_and_reduced_motion(web_server: Any, new_page: Any, chromium: Any) -> None:
     base = web_server.url
     # normal motion: the drawn card flies from the pile, the placed card into its row, a taken

@@ -48,9 +48,11 @@ export function getName() {
   try { return localStorage.getItem(NAME_KEY) || ""; } catch { return ""; }
 }
 
-/** Remember the player's name. */
+/** Remember the player's name, and show it in the page header's "Your name" field. */
 export function setName(name) {
   try { localStorage.setItem(NAME_KEY, name); } catch { /* private mode: not kept */ }
+  const field = typeof document !== "undefined" ? document.getElementById("player-name") : null;
+  if (field && field.value.trim() !== name) field.value = name;
 }
 
 /** The secret seat token kept for table `id`, or null (docs/web-api.md: coloretto.token.{id}). */
@@ -77,7 +79,12 @@ export function h(tag, attrs = {}, ...children) {
     if (v === null || v === undefined || v === false) continue;
     if (k === "class") el.className = v;
     else if (k === "dataset") Object.assign(el.dataset, v);
-    else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
+    else if (k === "style" && typeof v === "object") {
+      for (const [prop, val] of Object.entries(v)) {
+        if (prop.startsWith("--")) el.style.setProperty(prop, val);
+        else el.style[prop] = val;
+      }
+    }
     else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
     else if (v === true) el.setAttribute(k, "");
     else el.setAttribute(k, String(v));

@@ -2,7 +2,7 @@
 // server sends (a coloretto-observation/1 object, the seats, the legal actions); no rules
 // are computed here. Shared by the live table (with action buttons) and the replay viewer.
 import { h, seatLabel } from "./api.js";
-import { card, slot, COLORS, LABELS } from "./cards.js";
+import { card, drawPile, slot, COLORS, LABELS } from "./cards.js";
 
 const SCORE_TABLES = { brown: [1, 3, 6, 10, 15, 21], violet: [1, 4, 8, 7, 6, 5] };
 
@@ -61,16 +61,62 @@ export function statusBar(obs, seats, mySeat, status) {
     obs && obs.rules && obs.rules.match_games > 1 ? h("span", { class: "stat", "data-testid": "match-game" },
       h("span", { class: "stat-label" }, "Game "), h("b", {}, `${obs.game} of ${obs.rules.match_games}`)) : null,
     obs ? h("span", { class: "stat" }, h("span", { class: "stat-label" }, "Round "), h("b", {}, String(obs.round))) : null,
-    obs && obs.decision !== "choose_start" ? h("span", { class: "stat", title: "cards left in the draw pile (Last Round card not counted)" },
+    obs && obs.decision !== "choose_start" ? h("span", { class: "stat stat-cards", title: "cards left in the draw pile (Last Round card not counted)" },
       h("span", { class: "stat-label" }, "Cards left "), h("b", { "data-testid": "cards-left" }, String(obs.draw_pile))) : null,
-    obs && obs.last_round ? h("span", { class: "last-round", role: "alert" }, "\u26a0 Last round! The Last Round card has been drawn.") : null,
+    obs && obs.last_round ? h("span", { class: "last-round", role: "alert", title: "The Last Round card has been drawn." },
+      "\u26a0 Last round!", h("span", { class: "sr-only" }, " The Last Round card has been drawn.")) : null,
     h("span", { class: "turn", "aria-live": "polite", "data-testid": "turn" }, turnText(obs, seats, mySeat, status)));
 }
 
+/** The texts of the rows and players panels (people see them). */
+export const TEXT = {
+  drew: (who) => `${who} drew`,
+  drawButton: "Draw a card ",
+  startingColour: "Starting colour: ",
+  placeHere: "Place here ",
+  takeRow: "Take row ",
+  row: (n) => `Row ${n}`,
+  rowsLabel: "Rows",
+  capTitle: "cards / capacity",
+  takenBy: (who) => `taken by ${who}`,
+  rowsPanel: "Rows and draw pile",
+  revealSpot: "the drawn card is shown here",
+  lastRoundAside: "Last round",
+  lastRoundAsideTitle: "The Last Round card has come up: this round is the last",
+  noCards: "no cards yet",
+  you: "you",
+  toMove: "\u25b6 to move",
+  out: "out this round",
+  outShort: "out",
+  outRest: " this round",
+  computer: "computer",
+  computerPlays: (agent) => `computer (${agent}) plays`,
+  disconnected: "disconnected",
+  disconnectedFor: (s) => `disconnected ${s}s`,
+  waiting: "waiting for a player",
+  liveScoreTitle: "live score (best joker assignment)",
+  points: (n) => `${n} pts`,
+  players: "Players",
+  opponents: "Opponents",
+  yourSeat: "Your seat",
+};
+
 /**
- * The rows panel, with the drawn card and (when `onAction` is given) the action buttons.
- * Only actions in `legal` are enabled; every button carries data-key for focus restoring.
- * `hint` (an action) is highlighted.
+ * The kind of row card a row sits on: "brown" (the five capacity-3 row cards) or "green"
+ * (the two-player row cards and the Extrakarten rows of other capacities), docs/rules.md §1, §2
+ * and §7 (`row_capacities`).
+ * Only the look depends on it.
+ */
+export function rowKind(rules, row) {
+  return (rules && rules.players === 2) || row.capacity !== 3 ? "green" : "brown";
+}
+
+/**
+ * The rows panel (the table's felt): the face-down draw pile with the cards left, the spot
+ * where the drawn card is shown, the Last Round card once it has come up, and the rows on
+ * their row cards; with the action buttons when `onAction` is given. Only actions in
+ * `legal` are enabled; every button carries data-key for focus restoring. `hint` (an
+ * action) is highlighted.
  */
 export function rowsPanel(obs, seats, { legal = [], onAction = null, hint = null, pending = false } = {}) {
   const btn = (a, label, key, shortcut) => {
@@ -85,93 +131,140 @@ export function rowsPanel(obs, seats, { legal = [], onAction = null, hint = null
   const myTurn = (legal || []).length > 0;
   if (!myTurn) onAction = null; // buttons only for the person to move
   const parts = [];
-  // Drawn card (shown before its row is chosen) and the draw button.
+  // The draw pile, the drawn card (shown before its row is chosen) and the draw button.
   const top = h("div", { class: "pile-area" });
+  if (obs.decision !== "choose_start") top.append(drawPile(obs.draw_pile));
   if (obs.drawn_card) {
     top.append(h("div", { class: "drawn", "data-testid": "drawn-card" },
-      h("span", { class: "drawn-label" }, `${seatName(seats, obs.to_move)} drew`),
       card(obs.drawn_card, { big: true }),
-      h("span", { class: "drawn-name" }, LABELS[obs.drawn_card] || obs.drawn_card)));
+      h("span", { class: "drawn-text" },
+        h("span", { class: "drawn-label" }, TEXT.drew(seatName(seats, obs.to_move))),
+        h("span", { class: "drawn-name" }, LABELS[obs.drawn_card] || obs.drawn_card))));
   } else if (onAction && obs.decision === "turn") {
-    top.append(btn({ action: "draw" }, "Draw a card ", "draw", "D"));
+    top.append(btn({ action: "draw" }, TEXT.drawButton, "draw", "D"));
+  } else if (obs.decision !== "choose_start") {
+    top.append(h("div", { class: "reveal-spot", title: TEXT.revealSpot, "aria-hidden": "true" }));
+  }
+  if (obs.last_round) {
+    top.append(h("div", { class: "aside", title: TEXT.lastRoundAsideTitle },
+      card("last_round", { small: true }), h("span", { class: "aside-text" }, TEXT.lastRoundAside)));
   }
   if (onAction && obs.decision === "choose_start") {
     const colours = obs.colors || COLORS;
-    top.append(h("div", { class: "choose" }, h("span", {}, "Starting colour: "),
+    top.append(h("div", { class: "choose" }, h("span", {}, TEXT.startingColour),
       colours.map((c, i) => btn({ action: "choose_start", color: c }, [card(c, { small: true }), " ", c, " "],
         `choose-${c}`, String(i + 1)))));
   }
   parts.push(top);
-  const rows = h("ol", { class: "rows", "aria-label": "Rows" });
+  const rows = h("ol", { class: "rows", "aria-label": TEXT.rowsLabel });
   obs.rows.forEach((row, r) => {
     const taken = row.taken_by !== null && row.taken_by !== undefined;
     const cards = row.cards.map((c) => card(c));
     for (let i = row.cards.length; i < row.capacity; i++) cards.push(slot());
     const buttons = [];
     if (onAction && !taken && obs.decision === "place") {
-      buttons.push(btn({ action: "place", row: r }, "Place here ", `place-${r}`, String(r + 1)));
+      buttons.push(btn({ action: "place", row: r }, TEXT.placeHere, `place-${r}`, String(r + 1)));
     } else if (onAction && !taken && obs.decision === "turn") {
-      buttons.push(btn({ action: "take", row: r }, "Take row ", `take-${r}`, String(r + 1)));
+      buttons.push(btn({ action: "take", row: r }, TEXT.takeRow, `take-${r}`, String(r + 1)));
     }
-    rows.append(h("li", { class: "row" + (taken ? " taken" : ""), "data-row": r },
+    rows.append(h("li", { class: `row row-${rowKind(obs.rules, row)}` + (taken ? " taken" : ""), "data-row": r },
       h("div", { class: "row-head" },
-        h("span", { class: "row-name" }, `Row ${r + 1}`),
-        h("span", { class: "row-cap", title: "cards / capacity" }, `${row.cards.length}/${row.capacity}`),
-        taken ? h("span", { class: "badge" }, `taken by ${seatName(seats, row.taken_by)}`) : null),
+        h("span", { class: "row-name" }, TEXT.row(r + 1)),
+        h("span", { class: "row-cap", title: TEXT.capTitle }, `${row.cards.length}/${row.capacity}`)),
       h("div", { class: "row-cards" }, cards),
+      taken ? h("span", { class: "row-actions badge taken-by" }, TEXT.takenBy(seatName(seats, row.taken_by))) : null,
       buttons.length ? h("div", { class: "row-actions" }, buttons) : null));
   });
   parts.push(rows);
-  return h("section", { class: "rows-panel", "aria-label": "Rows and draw pile" }, parts);
-}
-
-/** A collection (observation `collections[s]`) grouped by colour: chips with counts. */
-export function collectionView(coll, colours) {
-  const items = [];
-  const order = [...(colours || COLORS)];
-  for (const c of Object.keys(coll.colors || {})) if (!order.includes(c)) order.push(c);
-  for (const c of order) {
-    const n = (coll.colors || {})[c] || 0;
-    if (n > 0) items.push(h("li", {}, card(c, { small: true, count: n })));
-  }
-  if (coll.jokers) items.push(h("li", {}, card("joker", { small: true, count: coll.jokers })));
-  if (coll.golden_jokers) items.push(h("li", {}, card("golden_joker", { small: true, count: coll.golden_jokers })));
-  if (coll.plus2) items.push(h("li", {}, card("plus2", { small: true, count: coll.plus2 })));
-  if (!items.length) return h("p", { class: "muted small" }, "no cards yet");
-  return h("ul", { class: "collection" }, items);
+  return h("section", { class: "rows-panel", "aria-label": TEXT.rowsPanel }, parts);
 }
 
 /**
- * The players panel: one card per seat with name, state badges, live score and collection.
- * `controls(seatIndex)` may return extra nodes (hand-over buttons...).
+ * A collection (observation `collections[s]`) grouped by colour: one card per colour with
+ * its count, then jokers, golden jokers and "+2" cards. `opts.mini`: tiny chips (the
+ * opponents' summaries); `opts.stacks`: each group drawn as a stack (your own seat).
  */
-export function playersPanel(obs, seats, mySeat, { controls = null, awayOf = null, status = "playing" } = {}) {
-  const list = h("ul", { class: "players", "aria-label": "Players" });
-  const n = obs ? obs.rules.players : seats.length;
-  for (let s = 0; s < n; s++) {
-    const seat = (seats || [])[s] || { seat: s, kind: "open" };
-    const toMove = obs && status === "playing" && obs.decision !== "over" && obs.to_move === s;
-    const badges = [];
-    if (s === mySeat) badges.push(h("span", { class: "badge you" }, "you"));
-    if (toMove) badges.push(h("span", { class: "badge tomove" }, "\u25b6 to move"));
-    if (obs && obs.out && obs.out[s] && status === "playing") badges.push(h("span", { class: "badge out" }, "out this round"));
-    if (seat.kind === "computer") badges.push(h("span", { class: "badge computer" }, seat.handed_over ? `computer (${seat.agent}) plays` : "computer"));
-    if (seat.kind === "human" && !seat.connected) {
-      const away = awayOf ? awayOf(s) : seat.away_seconds;
-      badges.push(h("span", { class: "badge offline", "data-testid": "disconnected" },
-        away !== null && away !== undefined ? `disconnected ${Math.floor(away)}s` : "disconnected"));
-    }
-    if (seat.kind === "open") badges.push(h("span", { class: "badge open" }, "waiting for a player"));
-    const coll = obs ? obs.collections[s] : null;
-    list.append(h("li", { class: "player" + (toMove ? " to-move" : "") + (s === mySeat ? " me" : ""), "data-seat": s },
-      h("div", { class: "player-head" },
-        h("span", { class: "player-name" }, seatLabel(seat)),
-        obs ? h("span", { class: "score", title: "live score (best joker assignment)" }, `${obs.scores[s]} pts`) : null),
-      h("div", { class: "badges" }, badges),
-      coll ? collectionView(coll, obs.colors) : null,
-      controls ? controls(s) : null));
+export function collectionView(coll, colours, opts = {}) {
+  const items = [];
+  const order = [...(colours || COLORS)];
+  for (const c of Object.keys(coll.colors || {})) if (!order.includes(c)) order.push(c);
+  const chip = (name, n) => h("li", { class: opts.stacks ? `stack stack-${Math.min(n, 4)}` : null, "data-card": name },
+    card(name, { small: !opts.mini && !opts.stacks, mini: opts.mini, count: n }));
+  for (const c of order) {
+    const n = (coll.colors || {})[c] || 0;
+    if (n > 0) items.push(chip(c, n));
   }
-  return h("section", { class: "players-panel", "aria-label": "Players" }, list);
+  if (coll.jokers) items.push(chip("joker", coll.jokers));
+  if (coll.golden_jokers) items.push(chip("golden_joker", coll.golden_jokers));
+  if (coll.plus2) items.push(chip("plus2", coll.plus2));
+  if (!items.length) return h("p", { class: "collection-empty muted small" }, TEXT.noCards);
+  return h("ul", { class: "collection" + (opts.mini ? " mini" : "") + (opts.stacks ? " stacks" : "") }, items);
+}
+
+/**
+ * One seat: name, state badges, live score and collection. With `presence` false (the
+ * replay) the seat shows no live state: no "disconnected" time, no hand-over.
+ */
+function seatItem(obs, seats, s, mySeat, { controls, awayOf, status, presence, compact }) {
+  const seat = (seats || [])[s] || { seat: s, kind: "open" };
+  const toMove = obs && status === "playing" && obs.decision !== "over" && obs.to_move === s;
+  const handed = presence && seat.kind === "computer" && seat.handed_over;
+  const badges = [];
+  if (s === mySeat) badges.push(h("span", { class: "badge you" }, TEXT.you));
+  if (toMove) badges.push(h("span", { class: "badge tomove" }, TEXT.toMove));
+  if (obs && obs.out && obs.out[s] && status === "playing") {
+    badges.push(compact ? h("span", { class: "badge out", title: TEXT.out }, TEXT.outShort, h("span", { class: "sr-only" }, TEXT.outRest))
+      : h("span", { class: "badge out" }, TEXT.out));
+  }
+  // a computer's own seat is named "Computer 2 (easy)": the compact strip needs no badge
+  if (seat.kind === "computer" && (handed || (!seat.handed_over && !compact))) {
+    badges.push(h("span", { class: "badge computer" }, handed ? TEXT.computerPlays(seat.agent) : TEXT.computer));
+  }
+  if (presence && seat.kind === "human" && !seat.connected) {
+    const away = awayOf ? awayOf(s) : seat.away_seconds;
+    badges.push(h("span", { class: "badge offline", "data-testid": "disconnected" },
+      away !== null && away !== undefined ? TEXT.disconnectedFor(Math.floor(away)) : TEXT.disconnected));
+  }
+  if (seat.kind === "open") badges.push(h("span", { class: "badge open" }, TEXT.waiting));
+  const coll = obs ? obs.collections[s] : null;
+  const cls = ["player", toMove ? "to-move" : "", s === mySeat ? "me" : "", handed ? "handed" : "",
+    compact ? "compact" : ""].filter(Boolean).join(" ");
+  // your own seat's controls ("Leaving?") sit in its head line, to keep the seat short
+  // In the compact strip the badges open the line of cards under the name.
+  const extra = controls ? controls(s) : null;
+  const badgeList = badges.length ? h("span", { class: "badges" }, badges) : null;
+  const collection = coll ? collectionView(coll, obs.colors, { mini: compact, stacks: !compact }) : null;
+  return h("li", { class: cls, "data-seat": s },
+    h("div", { class: "player-head" },
+      h("span", { class: "player-name" }, seatLabel(seat)),
+      compact ? null : badgeList,
+      s === mySeat && !compact ? extra : null,
+      obs ? h("span", { class: "score", title: TEXT.liveScoreTitle }, TEXT.points(obs.scores[s])) : null),
+    compact ? (badgeList || collection ? h("div", { class: "player-body" }, badgeList, collection) : null) : collection,
+    s === mySeat && !compact ? null : extra);
+}
+
+/**
+ * The players panel: one item per seat with name, state badges, live score and collection.
+ * `which`: "all" (every seat), "others" (every seat but `mySeat`: the opponents' strip,
+ * compact) or "mine" (only `mySeat`, with its cards as stacks); null when it has no seat.
+ * `controls(seatIndex)` may return extra nodes (hand-over buttons...); `presence` false
+ * hides the live state (disconnected, handed over) for the replay.
+ */
+export function playersPanel(obs, seats, mySeat, { controls = null, awayOf = null, status = "playing",
+  presence = true, which = "all", compact = false } = {}) {
+  const n = obs ? obs.rules.players : seats.length;
+  const seatsShown = [];
+  for (let s = 0; s < n; s++) {
+    if (which === "others" && s === mySeat) continue;
+    if (which === "mine" && s !== mySeat) continue;
+    seatsShown.push(s);
+  }
+  if (!seatsShown.length) return null;
+  const label = which === "mine" ? TEXT.yourSeat : which === "others" && mySeat !== null && mySeat !== undefined ? TEXT.opponents : TEXT.players;
+  const list = h("ul", { class: "players", "aria-label": TEXT.players },
+    seatsShown.map((s) => seatItem(obs, seats, s, mySeat, { controls, awayOf, status, presence, compact: which === "others" || compact })));
+  return h("section", { class: `players-panel players-${which}`, "aria-label": label }, list);
 }
 
 /**

@@ -3,6 +3,22 @@
 import { h, seatLabel } from "./api.js";
 import { card, cardText, LABELS } from "./cards.js";
 
+/** The texts of this module that mark a computer player's moves (people see them). */
+export const TEXT = {
+  byComputer: (agent) => `played by computer (${agent})`,
+  byComputerTitle: "a computer player made this move for the person in this seat",
+};
+
+/**
+ * True when log entry `entry` was played by a computer player for a person: it carries
+ * `agent`, and its seat is not a computer's own seat.
+ */
+export function playedForPerson(entry, seats) {
+  if (!entry || !entry.agent) return false;
+  const seat = (seats || [])[entry.seat];
+  return !(seat && seat.kind === "computer" && !seat.handed_over);
+}
+
 /**
  * A JSON action as people read it, rows counted from 1 (the JSON counts them from 0):
  * "draw a card", "place the card in row 3", "take row 3", "start with green".
@@ -38,7 +54,9 @@ export function logLine(entry, seats) {
   } else {
     body = [`: ${actionText(a)}`];
   }
-  return h("li", { "data-i": entry.i }, h("span", { class: "log-i" }, `${entry.i + 1}.`), " ", who, body);
+  const auto = playedForPerson(entry, seats);
+  return h("li", { "data-i": entry.i, class: auto ? "auto" : null }, h("span", { class: "log-i" }, `${entry.i + 1}.`), " ", who, body,
+    auto ? [" ", h("span", { class: "badge computer log-auto", "data-testid": "log-auto", title: TEXT.byComputerTitle }, TEXT.byComputer(entry.agent))] : null);
 }
 
 /** The round / game heading a log entry opens, or null ("Round 3", "Game 2 · Round 1"). */
@@ -62,7 +80,7 @@ export function logItems(entry, prev, seats) {
   items.push(logLine(entry, seats));
   if (entry.last_round) {
     items.push(h("li", { class: "log-note last-round-note", "data-testid": "last-round-line" },
-      "\u26a0 The Last Round card came up: this round is the last", entry.game !== undefined ? " of this game." : "."));
+      card("last_round", { small: true }), " The Last Round card came up: this round is the last", entry.game !== undefined ? " of this game." : "."));
   }
   if (entry.game !== undefined && entry.game_scores) {
     items.push(h("li", { class: "log-note", "data-testid": "game-end-line" }, `Game ${entry.game} over: `,
@@ -73,7 +91,8 @@ export function logItems(entry, prev, seats) {
 
 /** The action of a log entry as plain text (for replay captions and screen readers). */
 export function logText(entry, seats) {
-  const who = entry.seat === null || entry.seat === undefined ? "?" : seatLabel((seats || [])[entry.seat]);
+  const who = (entry.seat === null || entry.seat === undefined ? "?" : seatLabel((seats || [])[entry.seat])) +
+    (playedForPerson(entry, seats) ? ` (${TEXT.byComputer(entry.agent)})` : "");
   const a = entry.action || {};
   const c = entry.card ? LABELS[entry.card] || entry.card : "a card";
   if (a.action === "draw") return entry.last_round ? `${who} draws the Last Round card, then ${c}` : `${who} draws ${c}`;
@@ -135,17 +154,17 @@ export function resultPanel(result, seats, mySeat, controls = []) {
       h("td", { class: "rank" }, ordinal(result.ranks[s]), (result.winners || []).includes(s) ? [h("br", {}), h("span", { class: "badge winner" }, "\u2605 winner")] : ""),
       h("th", { scope: "row" }, seatLabel((seats || [])[s]), s === mySeat ? " (you)" : ""),
       h("td", { class: "total" }, String(result.scores[s])),
-      games.map((g) => h("td", { class: "game-score" }, String(g[s]))),
-      h("td", {}, colourList(pos, true),
+      games.map((g, k) => h("td", { class: "game-score", "data-label": `Game ${k + 1}: ` }, String(g[s]))),
+      h("td", { class: "bd-pos" }, colourList(pos, true),
         Object.keys(pos).length ? h("div", { class: "small muted" },
           Object.keys(pos).map((c) => cardsOf(c, counts[c] || 0)).join(", ")) : null),
-      h("td", {}, colourList(b.negative, false),
+      h("td", { class: "bd-neg" }, colourList(b.negative, false),
         Object.keys(b.negative || {}).length ? h("div", { class: "small muted" },
           Object.keys(b.negative).map((c) => cardsOf(c, counts[c] || 0)).join(", ")) : null),
-      h("td", {}, jokers.length
+      h("td", { class: "bd-jokers" }, jokers.length
         ? jokers.map(([c, n]) => jokerItem(c, n, (b.golden_jokers || {})[c] || 0))
         : h("span", { class: "muted" }, "\u2014")),
-      h("td", {}, b.plus2 ? h("span", { class: "bd-item" }, card("plus2", { small: true }), ` \u00d7${b.plus2 / 2} = +${b.plus2}`) : h("span", { class: "muted" }, "\u2014"))));
+      h("td", { class: "bd-plus2" }, b.plus2 ? h("span", { class: "bd-item" }, card("plus2", { small: true }), ` \u00d7${b.plus2 / 2} = +${b.plus2}`) : h("span", { class: "muted" }, "\u2014"))));
   }
   return h("section", { class: "result", "aria-label": "Final result", "data-testid": "result" },
     h("h2", {}, match ? `Match over (${result.match_games} games)` : "Game over"),

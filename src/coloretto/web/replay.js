@@ -1,5 +1,6 @@
 // The replay viewer: step through a finished game move by move (GET /api/tables/{id}/replay).
-// The link /replay/{id}#N opens it at move N.
+// The link /replay/{id}#N opens it at move N. A replay shows no live state of the seats
+// (who is connected now, who handed a seat over): only what happened in the game.
 import { api, h, setChildren, copyText, keepOpen } from "./api.js";
 import { statusBar, rowsPanel, playersPanel, matchStanding, scoreLegend, rulesSummary } from "./board.js";
 import { logItems, logText, resultPanel } from "./gamelog.js";
@@ -56,7 +57,7 @@ export async function replayView(root, tableId) {
       h("div", { class: "layout" },
         h("div", { class: "main-col" }, rowsPanel(obs, seats), scoreLegend(obs.rules)),
         h("div", { class: "side-col" }, matchStanding(obs, seats, null, i === last ? "finished" : "playing"),
-          playersPanel(obs, seats, null, { status: i === last ? "finished" : "playing" }))),
+          playersPanel(obs, seats, null, { status: i === last ? "finished" : "playing", presence: false }))),
       i === last && data.result ? resultPanel(data.result, seats, null, [
         h("a", { class: "button", href: data.result.record_url, download: `coloretto-${tableId}.json`, "data-testid": "record" }, "Download record")]) : null);
     keepOpen(board, openBoxes);

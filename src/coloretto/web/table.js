@@ -3,11 +3,41 @@
 import { api, h, setChildren, toast, copyText, getName, setName, getToken, setToken, seatLabel, keepOpen } from "./api.js";
 import { statusBar, rowsPanel, playersPanel, matchStanding, scoreLegend, rulesSummary, isLegal, turnText } from "./board.js";
 import { actionText, logItems, logText, resultPanel } from "./gamelog.js";
+import { capture, play as playMotion } from "./motion.js";
+import { play as playSound, setSound, soundOn } from "./sound.js";
 
 const MIN_RETRY_MS = 1000;
 const MAX_RETRY_MS = 5000;
 const PING_EVERY_MS = 20000;
 const SILENCE_LIMIT_MS = 50000;
+// Keys pressed while an action is on its way to the server wait for its answer (at most
+// this many); each is then read against the new decision. A key that names no legal
+// action then is dropped, and so is every waiting key once it is no longer your decision.
+const MAX_QUEUED_KEYS = 4;
+// The log is open beside the board on wide screens, collapsed to its newest line on phones.
+const WIDE = "(min-width: 860px)";
+
+/** The texts of the table view that are not in board.js or gamelog.js (people see them). */
+export const TEXT = {
+  log: "Game log",
+  sound: "Sounds",
+  soundOnTitle: "Sounds are on (press to switch them off)",
+  soundOffTitle: "Sounds are off (press to switch them on)",
+};
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** A small speaker icon (with waves when `on`, crossed out when off). */
+function speaker(on) {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 20 20");
+  svg.setAttribute("class", "icon");
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML = '<path d="M3 7.5h3l4-3.5v12l-4-3.5H3z" fill="currentColor"/>' + (on
+    ? '<path d="M13 7a4 4 0 0 1 0 6M15.2 4.8a7 7 0 0 1 0 10.4" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/>'
+    : '<path d="M13 7.5l5 5M18 7.5l-5 5" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/>');
+  return svg;
+}
 
 /**
  * Show table `tableId` in `root`: sit at the seat whose token this browser keeps, offer to
@@ -37,7 +67,10 @@ class TableView {
     this.result = null;
     this.hint = null;
     this.hintText = "";
-    this.pending = false;
+    this.pending = false; // or {id, version} of the action on its way to the server
+    this.keyQueue = [];
+    this.expectFull = true; // the next state starting at 0 holds the whole log
+    this.autoMoves = new Map(); // log index -> the computer player that played it for a person
     this.rematchId = null;
     this.ws = null;
     this.conn = "connecting";
@@ -85,21 +118,27 @@ class TableView {
       banner: h("div", { class: "conn-banner", role: "status", "aria-live": "polite" }),
       join: h("div", { class: "join-area" }),
       status: h("div", { class: "status-area" }),
+      others: h("div", { class: "others-area" }),
       rows: h("div", { class: "rows-area" }),
       hint: h("div", { class: "hint-area", "aria-live": "polite" }),
-      players: h("div", { class: "players-area" }),
-      log: h("ol", { class: "log", "aria-label": "Game log" }),
+      mine: h("div", { class: "mine-area" }),
+      standing: h("div", { class: "standing-area" }),
+      log: h("ol", { class: "log", "aria-label": TEXT.log }),
+      logLast: h("span", { class: "log-last", "aria-hidden": "true" }),
       live: h("div", { class: "sr-only", "aria-live": "polite" }),
       result: h("div", { class: "result-area" }),
       help: h("div", { class: "help-area" }),
     };
+    const wide = typeof matchMedia === "function" && matchMedia(WIDE).matches;
+    this.logBox = h("details", { class: "log-panel", open: wide },
+      h("summary", { "data-testid": "log-toggle" }, h("span", { class: "log-title" }, TEXT.log), this.el.logLast),
+      this.el.log);
+    this.logBox.addEventListener("toggle", () => { if (this.logBox.open) this.el.log.scrollTop = this.el.log.scrollHeight; });
     this.root.replaceChildren(h("div", { id: "table-view", class: "table-view" },
-      this.el.head, this.el.banner, this.el.join, this.el.result, this.el.status,
+      this.el.head, this.el.banner, this.el.join, this.el.result,
       h("div", { class: "layout" },
-        h("div", { class: "main-col" }, this.el.rows, this.el.hint),
-        h("div", { class: "side-col" }, this.el.players,
-          h("section", { class: "log-panel", "aria-label": "Game log" }, h("h2", {}, "Game log"), this.el.log),
-          this.el.help)),
+        h("div", { class: "main-col" }, this.el.status, this.el.others, this.el.rows, this.el.hint, this.el.mine),
+        h("div", { class: "side-col" }, this.el.standing, this.logBox, this.el.help)),
       this.el.live));
     this.viewEl = this.root.querySelector("#table-view");
   }
@@ -146,7 +185,11 @@ class TableView {
 
   renderHead() {
     const t = this.table;
-    const invite = new URL(t.invite_url || `/table/${this.id}`, location.origin).href;
+    // drawn again only when something in it changes (it keeps the focus of its buttons)
+    const key = JSON.stringify([t.title, t.invite_url, this.status, this.role, this.mySeat, this.conn, soundOn(),
+      this.obs ? this.obs.rules : t.rules]);
+    if (key === this.headKey) return;
+    this.headKey = key;
     setChildren(this.el.head,
       h("div", { class: "title-line" },
         h("h1", {}, t.title || `Table ${this.id}`),
@@ -154,10 +197,27 @@ class TableView {
         this.mySeat === null && this.role === "spectator" ? h("span", { class: "pill" }, "watching") : null,
         h("span", { class: `conn-dot conn-${this.conn}`, title: `connection: ${this.conn}` }, this.conn === "open" ? "live" : this.conn)),
       h("p", { class: "small muted" }, rulesSummary(this.obs ? this.obs.rules : t.rules, t)),
-      this.status !== "finished" ? h("div", { class: "invite" },
-        h("label", { for: "invite-url" }, this.status === "open" ? "Invite friends with this link: " : "Link to watch: "),
-        h("input", { id: "invite-url", readonly: true, value: invite, onfocus: (e) => e.target.select() }),
-        h("button", { type: "button", "data-testid": "copy-invite", onclick: () => copyText(invite) }, "Copy")) : null);
+      this.soundSwitch(),
+      this.status === "open" ? this.inviteLine() : null);
+  }
+
+  /** The invite link (while seats are open: in the header) or the link to watch (during
+   * the game: beside the log). */
+  inviteLine() {
+    const invite = new URL(this.table.invite_url || `/table/${this.id}`, location.origin).href;
+    return h("div", { class: "invite" },
+      h("label", { for: "invite-url" }, this.status === "open" ? "Invite friends with this link: " : "Link to watch: "),
+      h("input", { id: "invite-url", readonly: true, value: invite, onfocus: (e) => e.target.select() }),
+      h("button", { type: "button", "data-testid": "copy-invite", onclick: () => copyText(invite) }, "Copy"));
+  }
+
+  soundSwitch() {
+    const on = soundOn();
+    return h("button", {
+      type: "button", class: "sound-switch", "data-testid": "sound", "data-key": "sound",
+      "aria-pressed": on ? "true" : "false", title: on ? TEXT.soundOnTitle : TEXT.soundOffTitle,
+      onclick: () => { setSound(!soundOn()); this.render(); },
+    }, speaker(on), TEXT.sound);
   }
 
   renderBanner() {
@@ -231,11 +291,13 @@ class TableView {
   }
 
   renderPlayers() {
-    setChildren(this.el.players, matchStanding(this.obs, this.seats, this.mySeat, this.status),
-      playersPanel(this.obs, this.seats, this.mySeat, {
-        status: this.status, awayOf: (s) => this.awayOf(s), controls: (s) => this.seatControls(s),
-      }));
-    keepOpen(this.el.players, this.openBoxes);
+    const opts = { status: this.status, awayOf: (s) => this.awayOf(s), controls: (s) => this.seatControls(s) };
+    const seated = this.mySeat !== null && this.mySeat !== undefined;
+    setChildren(this.el.others, playersPanel(this.obs, this.seats, this.mySeat, { ...opts, which: seated ? "others" : "all", compact: true }));
+    setChildren(this.el.mine, seated ? playersPanel(this.obs, this.seats, this.mySeat, { ...opts, which: "mine" }) : null);
+    setChildren(this.el.standing, matchStanding(this.obs, this.seats, this.mySeat, this.status));
+    keepOpen(this.el.others, this.openBoxes);
+    keepOpen(this.el.mine, this.openBoxes);
   }
 
   seatControls(s) {
@@ -292,7 +354,9 @@ class TableView {
   }
 
   renderHelp() {
-    setChildren(this.el.help, this.obs ? scoreLegend(this.obs.rules) : null, h("details", { class: "keys", "data-keep": "keys" },
+    setChildren(this.el.help, this.obs ? scoreLegend(this.obs.rules) : null,
+      this.status === "playing" ? this.inviteLine() : null,
+      h("details", { class: "keys", "data-keep": "keys" },
       h("summary", { "data-testid": "keys" }, "Keyboard shortcuts"),
       h("ul", { class: "small" },
         h("li", {}, h("kbd", {}, "D"), " draw a card"),
@@ -303,17 +367,25 @@ class TableView {
     keepOpen(this.el.help, this.openBoxes);
   }
 
-  renderLog(reset) {
+  renderLog(reset, atBottom) {
     const el = this.el.log;
-    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
     if (reset) el.replaceChildren();
     const have = el.querySelectorAll(":scope > li[data-i]").length;
     for (let k = have; k < this.log.length; k++) {
-      el.append(...logItems(this.log[k], k > 0 ? this.log[k - 1] : null, this.seats));
+      el.append(...logItems(this.entry(k), k > 0 ? this.log[k - 1] : null, this.seats));
     }
     if (atBottom || reset) el.scrollTop = el.scrollHeight;
-    const last = this.log[this.log.length - 1];
-    if (last) this.el.live.textContent = logText(last, this.seats);
+    const last = this.log.length ? this.entry(this.log.length - 1) : null;
+    const text = last ? logText(last, this.seats) : "";
+    if (last) this.el.live.textContent = text;
+    this.el.logLast.textContent = text;
+  }
+
+  /** Log entry k, with `agent` set when a computer player played it for a person. */
+  entry(k) {
+    const e = this.log[k];
+    const agent = e.agent || this.autoMoves.get(e.i);
+    return agent && !e.agent ? { ...e, agent } : e;
   }
 
   tick() {
@@ -323,7 +395,8 @@ class TableView {
 
   renderPlayersKeepFocus() {
     const a = document.activeElement;
-    if (a && this.el.players.contains(a)) return; // do not pull a menu from under the person
+    // do not pull a menu from under the person
+    if (a && (this.el.others.contains(a) || this.el.mine.contains(a))) return;
     this.renderPlayers();
   }
 
@@ -370,6 +443,7 @@ class TableView {
     this.attempt += 1;
     this.conn = "reconnecting";
     this.pending = false;
+    this.keyQueue = [];
     const delay = Math.min(MAX_RETRY_MS, MIN_RETRY_MS * 1.5 ** (this.attempt - 1)) * (0.8 + 0.4 * Math.random());
     const wait = Math.max(MIN_RETRY_MS, Math.min(MAX_RETRY_MS, delay));
     this.retryAt = Date.now() + wait;
@@ -389,6 +463,7 @@ class TableView {
       return false;
     }
     if (msg.id === undefined && msg.type !== "ping" && msg.type !== "hello") msg.id = ++this.msgId;
+    if (msg.type === "hello" || msg.type === "sync") this.expectFull = true;
     this.ws.send(JSON.stringify(msg));
     return true;
   }
@@ -435,14 +510,28 @@ class TableView {
   }
 
   onState(msg) {
-    if (msg.log_from === 0 || msg.log_from === undefined) {
+    const wasMine = this.legal.length > 0;
+    const wasStatus = this.status;
+    // A full state (the answer to hello or sync) replaces the log; any other state adds the
+    // entries played since the last one (`fresh`: seen as they happen). Both start at 0
+    // while the game has no action yet.
+    let fresh = [];
+    const full = msg.log_from === undefined || (msg.log_from === 0 && this.expectFull);
+    if (msg.log_from === 0) this.expectFull = false;
+    if (full) {
       this.log = msg.log || [];
       this.renderLogReset = true;
     } else if (msg.log_from <= this.log.length) {
       if (msg.log_from < this.log.length) this.renderLogReset = true;
+      else fresh = msg.log || [];
       this.log = this.log.slice(0, msg.log_from).concat(msg.log || []);
     } else {
       this.send({ type: "sync" }); // a gap: ask for everything again
+    }
+    // Actions seen as they happen in a seat handed to a computer player were played by it.
+    for (const e of fresh) {
+      const seat = (msg.seats || this.seats)[e.seat];
+      if (seat && seat.kind === "computer" && seat.handed_over) this.autoMoves.set(e.i, seat.agent);
     }
     if (msg.version !== this.version) { this.hint = null; this.hintText = ""; }
     this.version = msg.version;
@@ -452,14 +541,56 @@ class TableView {
     this.seats = msg.seats || this.seats;
     this.seatsAt = performance.now();
     this.result = msg.result;
-    this.pending = false;
+    const p = this.pending;
+    if (p && (msg.id === p.id || msg.version > p.version || msg.status !== "playing")) this.pending = false;
+    // The sound of the newest action now (sound.js leaves out those that follow too
+    // closely), its movement with the next drawing of the page.
+    const newest = fresh[fresh.length - 1];
+    if (newest) {
+      this.newest = newest;
+      const kind = newest.action && newest.action.action;
+      playSound(kind === "choose_start" ? "take" : kind, newest.seat === this.mySeat);
+    }
+    if (this.status === "finished" && wasStatus === "playing") playSound("end");
+    else if (this.legal.length > 0 && !wasMine) playSound("turn");
+    this.drainKeys();
+    this.scheduleDraw();
+  }
+
+  /**
+   * Draw the newest state once per frame: states that come in a burst (computer players
+   * moving fast, a reconnect) are drawn together. A hidden tab, where frames do not come,
+   * is drawn by a timer (its title says whose turn it is).
+   */
+  scheduleDraw() {
+    if (this.drawQueued) return;
+    this.drawQueued = true;
+    const draw = () => {
+      if (!this.drawQueued) return;
+      this.drawQueued = false;
+      this.draw();
+    };
+    if (!document.hidden && typeof requestAnimationFrame === "function") requestAnimationFrame(draw);
+    setTimeout(draw, document.hidden ? 0 : 200);
+  }
+
+  /** Redraw the page for the states received since the last draw, then play the newest
+   * action's movement (the page is already up to date when it starts). */
+  draw() {
+    const newest = this.newest;
+    this.newest = null;
+    const before = newest ? capture(this.viewEl) : null; // what the screen shows now
+    const el = this.el.log;
+    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
     this.render();
-    this.renderLog(this.renderLogReset);
+    this.renderLog(this.renderLogReset, atBottom);
     this.renderLogReset = false;
+    if (newest) playMotion(before, this.viewEl, newest);
   }
 
   onError(msg) {
     this.pending = false;
+    this.keyQueue = [];
     if (msg.code === "bad_token" && this.token && this.mySeat === null) {
       // the kept token belongs to no seat here (e.g. a new database): watch instead
       setToken(this.id, null);
@@ -476,8 +607,9 @@ class TableView {
   // ----- actions ----------------------------------------------------------------------------
   act(action) {
     if (this.pending || !isLegal(this.legal, action)) return;
-    if (this.send({ type: "action", action, version: this.version })) {
-      this.pending = true;
+    const msg = { type: "action", action, version: this.version };
+    if (this.send(msg)) {
+      this.pending = { id: msg.id, version: this.version };
       this.render();
     }
   }
@@ -519,22 +651,43 @@ class TableView {
     location.href = `/table/${encodeURIComponent(id)}`;
   }
 
+  /** The action key `k` ("d", "1".."9") names in the current decision, or null. */
+  keyAction(k) {
+    const obs = this.obs;
+    if (!obs || this.status !== "playing") return null;
+    if (k === "d") return { action: "draw" };
+    const n = Number(k) - 1;
+    if (obs.decision === "place") return { action: "place", row: n };
+    if (obs.decision === "turn") return { action: "take", row: n };
+    if (obs.decision === "choose_start" && obs.colors[n]) return { action: "choose_start", color: obs.colors[n] };
+    return null;
+  }
+
+  /** Play the keys pressed while the last action was on its way, in order (see MAX_QUEUED_KEYS). */
+  drainKeys() {
+    while (this.keyQueue.length && !this.pending) {
+      if (!this.legal.length || this.conn !== "open") { this.keyQueue = []; return; }
+      const a = this.keyAction(this.keyQueue.shift());
+      if (a && isLegal(this.legal, a)) this.act(a);
+    }
+  }
+
   onKey(ev) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const t = ev.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
     if (!this.obs || this.status !== "playing") return;
     const k = ev.key.toLowerCase();
-    if (k === "d") {
-      this.act({ action: "draw" });
-    } else if (k === "h") {
+    if (k === "h") {
       this.askHint();
-    } else if (/^[1-9]$/.test(k)) {
-      const n = Number(k) - 1;
-      if (this.obs.decision === "place") this.act({ action: "place", row: n });
-      else if (this.obs.decision === "turn") this.act({ action: "take", row: n });
-      else if (this.obs.decision === "choose_start" && this.obs.colors[n]) this.act({ action: "choose_start", color: this.obs.colors[n] });
-      else return;
+    } else if (k === "d" || /^[1-9]$/.test(k)) {
+      if (this.pending) {
+        if (this.keyQueue.length < MAX_QUEUED_KEYS) this.keyQueue.push(k);
+      } else {
+        const a = this.keyAction(k);
+        if (!a) return;
+        this.act(a);
+      }
     } else {
       return;
     }

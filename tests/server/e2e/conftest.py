@@ -29,6 +29,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "e2e"
+SCREENSHOTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "screenshots"
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +70,14 @@ def artifacts() -> Path:
     """test-artifacts/e2e/ (gitignored): screenshots of the end-to-end tests."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture
+def screenshots() -> Path:
+    """test-artifacts/screenshots/ (gitignored): the table and the end breakdown at desktop
+    and phone sizes, for people to look at."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
 
 
 @pytest.fixture

@@ -57,6 +57,8 @@ Live table (table.js, board.js)
 - `[data-testid=hint]` "Hint" (the real advisor; the advised button is highlighted): test_playing_keys_hints_and_leaving
 - `[data-testid=legend]` "Scoring (... table)" (stays open while the game goes on): test_playing_keys_hints_and_leaving
 - `[data-testid=keys]` "Keyboard shortcuts" (stays open while the game goes on): test_playing_keys_hints_and_leaving
+- `[data-testid=sound]` "Sounds" (off by default; each sound plays; remembered): test_sounds_and_the_log_box
+- `[data-testid=log-toggle]` "Game log" (open on wide screens, one line on phones): test_sounds_and_the_log_box
 - `[data-testid=leaving]` "Leaving?" (stays open while the game goes on): test_playing_keys_hints_and_leaving
 - `[data-testid=agent-pick]` the computer player for a hand-over (kept while the page redraws): test_hand_over_a_disconnected_seat_and_watch_the_rematch
 - `[data-testid=hand-over-mine]` "Hand my seat over": test_playing_keys_hints_and_leaving
@@ -518,13 +520,14 @@ def test_playing_keys_hints_and_leaving(web_server: Any, new_page: Any, artifact
         page = pages[seat]
         assert attr(page, "decision") == "choose_start"
         version = attr(page, "version")
-        buttons = page.locator("[data-testid=action-choose_start]")
+        # the colours taken already are disabled: each picks one still free
+        buttons = page.locator("[data-testid=action-choose_start]:enabled")
         if seat == 0:
             chosen["Ann"] = one_line(buttons.first.inner_text()).split()[1]  # "B blue 1"
-            page.keyboard.press(str(1))
+            page.keyboard.press(str(buttons.first.get_attribute("aria-keyshortcuts")))
         else:
-            chosen["Bob"] = one_line(buttons.nth(1).inner_text()).split()[1]
-            buttons.nth(1).click()
+            chosen["Bob"] = one_line(buttons.last.inner_text()).split()[1]
+            buttons.last.click()
         wait_version_change(page, version)
         ann.wait_for_function("v => +document.querySelector('#table-view').dataset.version > v", arg=int(version))
     assert set(chosen) == {"Ann", "Bob"}
@@ -617,7 +620,7 @@ def test_playing_keys_hints_and_leaving(web_server: Any, new_page: Any, artifact
     bob.wait_for_selector(".player[data-seat='0'] .badge.computer >> text=computer (easy) plays")
     me.locator("[data-testid=reclaim]").click()
     bob.wait_for_selector(".player[data-seat='0'] .badge.computer", state="detached")
-    assert me.locator("[data-testid=leaving]").count() == 1
+    me.locator("[data-testid=leaving]").wait_for()
     # both let computer players finish the game
     for page, seat in ((ann, 0), (bob, 1)):
         mine = page.locator(f".player[data-seat='{seat}']")
@@ -635,6 +638,109 @@ def test_playing_keys_hints_and_leaving(web_server: Any, new_page: Any, artifact
     ann.click("[data-testid=replay]")
     ann.wait_for_url(f"{base}/replay/{table_id}")
     assert ann.locator("[data-testid=replay-caption]").inner_text() == "The start of the game"
+
+
+# ----- sounds and the game log box ---------------------------------------------------------------
+# Records the frequencies the page's Web Audio graph is set to: every sound has one of its own
+# (a card drawn: 1800 Hz, placed: 300, a row taken: 900, your turn: 990, the end: 1047).
+RECORD_TONES = """
+window.__tones = [];
+const set = AudioParam.prototype.setValueAtTime;
+AudioParam.prototype.setValueAtTime = function (value, time) {
+  if (value > 50) window.__tones.push(Math.round(value));
+  return set.call(this, value, time);
+};
+"""
+SOUND = {"draw": 1800, "place": 300, "take": 900, "turn": 990, "end": 1047}
+
+
+def test_sounds_and_the_log_box(web_server: Any, new_page: Any) -> None:
+    base = web_server.url
+    ann = new_page()
+    ann.add_init_script(RECORD_TONES)
+    ann.goto(base + "/")
+    ann.fill("#player-name", "Ann")
+    ann.select_option("#seat-count", "2")
+    ann.select_option("#seat-1", "computer:random")
+    ann.click("[data-testid=create]")
+    ann.wait_for_selector(f"{VIEW}[data-conn=open][data-mine='1']")
+    switch = ann.locator("[data-testid=sound]")
+
+    def tones() -> set[int]:
+        return set(ann.evaluate("() => window.__tones"))
+
+    def play(kind: str) -> None:
+        """Ann plays a draw, a place or a take (any row), by click."""
+        ann.wait_for_selector(f"{VIEW}[data-mine='1']")
+        version = attr(ann, "version")
+        if kind == "draw":
+            ann.click("[data-testid=action-draw]")
+        else:
+            ann.locator(f"[data-testid=action-{kind}]:enabled").first.click()
+        wait_version_change(ann, version)
+
+    # off by default: a whole turn and the computer's make no sound
+    assert switch.get_attribute("aria-pressed") == "false"
+    if attr(ann, "decision") == "place":
+        play("place")
+    play("draw")
+    play("place")
+    ann.wait_for_selector(f"{VIEW}[data-mine='1']")
+    assert tones() == set()
+    assert ann.evaluate("() => localStorage.getItem('coloretto.sound')") is None
+    # on: each of Ann's actions, her turn coming back, and the end of the game sound
+    switch.click()
+    assert switch.get_attribute("aria-pressed") == "true"
+    assert ann.evaluate("() => localStorage.getItem('coloretto.sound')") == "on"
+    play("draw")
+    assert SOUND["draw"] in tones()
+    play("place")
+    assert SOUND["place"] in tones()
+    # "your turn" when the turn comes back after the computer's move (not while the computer
+    # is out of the round and Ann plays on); then a take
+    while SOUND["turn"] not in tones() or SOUND["take"] not in tones():
+        ann.wait_for_selector(f"{VIEW}[data-mine='1']")
+        if attr(ann, "decision") == "place":
+            play("place")
+        elif ann.locator("[data-testid=action-take]:enabled").count() and SOUND["turn"] in tones():
+            play("take")
+        else:
+            play("draw" if ann.locator("[data-testid=action-draw]:enabled").count() else "take")
+    # remembered across a reload
+    ann.reload()
+    ann.wait_for_selector(f"{VIEW}[data-conn=open]")
+    assert switch.get_attribute("aria-pressed") == "true"
+
+    # the game log on a phone: collapsed to its newest line; the toggle opens and closes it
+    ann.set_viewport_size({"width": 390, "height": 844})
+    ann.reload()
+    ann.wait_for_selector(f"{VIEW}[data-conn=open]")
+    box = ann.locator("details.log-panel")
+    toggle = ann.locator("[data-testid=log-toggle]")
+    assert box.get_attribute("open") is None
+    newest = ann.locator(f"{VIEW} > div.sr-only[aria-live]").inner_text()
+    assert newest and toggle.locator(".log-last").inner_text() == newest
+    assert ann.locator(".log > li[data-i]").last.is_hidden()
+    toggle.click()
+    assert box.get_attribute("open") is not None
+    assert ann.locator(".log > li[data-i]").last.is_visible()
+    toggle.click()
+    assert box.get_attribute("open") is None
+    # on a wide screen it opens by itself
+    ann.set_viewport_size({"width": 1280, "height": 900})
+    ann.reload()
+    ann.wait_for_selector(f"{VIEW}[data-conn=open]")
+    assert box.get_attribute("open") is not None
+
+    # the end of the game sounds; then the switch turns the sounds off again
+    me = ann.locator(".player[data-seat='0']")
+    me.locator("[data-testid=leaving]").click()
+    me.locator("[data-testid=hand-over-mine]").click()
+    ann.wait_for_selector("[data-testid=result]", timeout=60_000)
+    assert SOUND["end"] in tones()
+    switch.click()
+    assert switch.get_attribute("aria-pressed") == "false"
+    assert ann.evaluate("() => localStorage.getItem('coloretto.sound')") == "off"
 
 
 # ----- a disconnected player's seat, a spectator and the rematch -------------------------------

@@ -65,7 +65,7 @@ def test_every_text_counts_from_one(web_server: Any, new_page: Any, artifacts: P
     ann.wait_for_selector(f"{VIEW}[data-conn=open][data-my-seat='0']")
     table_id = ann.url.rsplit("/", 1)[1]
     # 2. the players panel while seats are open
-    names = ann.locator(".player .player-name").all_inner_texts()
+    names = [ann.locator(f".player[data-seat='{s}'] .player-name").inner_text() for s in range(5)]
     assert names == ["Ann", "Seat 2 (open)", "Seat 3 (open)", "Seat 4 (open)", "Computer 5 (random)"]
 
     # 3. the join form

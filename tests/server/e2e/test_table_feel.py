@@ -31,8 +31,6 @@ import numpy as np
 import pytest
 from test_browser import VIEW, act, attr, create_table, no_horizontal_overflow
 
-from conftest import SCREENSHOTS
-
 pytestmark = pytest.mark.slow
 
 PHONE = (390, 844)
@@ -140,8 +138,9 @@ def check_decision_screen(page: Any, players: int, size: tuple[int, int]) -> str
     try:
         return decision_screen(page, players, size)
     except AssertionError:
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"layout-failure-{size[0]}-{players}p.png"))
+        shots = Path(__file__).resolve().parents[3] / "test-artifacts" / "screenshots"
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / f"layout-failure-{size[0]}-{players}p.png"))
         raise
 
 

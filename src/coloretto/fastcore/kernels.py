@@ -145,6 +145,11 @@ _U30: Final = np.uint64(30)
 _U31: Final = np.uint64(31)
 _BYTE: Final = np.uint64(255)
 _TWO_TO_MINUS_53: Final = 1.0 / (1 << 53)
+_SMALL_N: Final = 128
+_TWO64_MOD: Final = np.array([0] + [(1 << 64) % n for n in range(1, _SMALL_N)], np.uint64)
+"""``2**64 mod n`` for ``n < _SMALL_N`` (saves a division in ``below``)."""
+_BYTE_LIMITS: Final = np.array([0] + [256 - 256 % n for n in range(1, 257)], np.int64)
+"""``256 - 256 mod n``: the bytes ``small_below(n)`` accepts are those below it."""
 
 NO_CHOICE: Final = -1
 """``choose_action`` when there is no decision to make (the game is over)."""
@@ -223,7 +228,7 @@ def next_u64(rng: np.ndarray) -> np.uint64:
 def _below_at(rngs: np.ndarray, i: int, n: int) -> int:
     """``Rng.below(n)`` on the generator in cell ``i`` of ``rngs``."""
     nn = np.uint64(n)
-    t = (_U0 - nn) % nn  # 2**64 mod n, in 64-bit arithmetic
+    t = _TWO64_MOD[n] if n < _SMALL_N else (_U0 - nn) % nn  # 2**64 mod n
     x = rngs[i]
     while True:
         x ^= x >> _U12
@@ -283,7 +288,7 @@ def small_choices_seed(ch: np.ndarray, seed: np.uint64) -> None:
 def small_below(ch: np.ndarray, n: int) -> int:
     """``SmallChoices.below(n)`` (``1 <= n <= 256``): the bytes of successive outputs, least
     significant first; a byte ``b < 256 - 256 mod n`` gives ``b mod n``."""
-    limit = 256 - 256 % n
+    limit = _BYTE_LIMITS[n]
     while True:
         if ch[2] == _U0:
             ch[1] = _next_at(ch, 0)
@@ -292,7 +297,7 @@ def small_below(ch: np.ndarray, n: int) -> int:
         ch[1] >>= _U8
         ch[2] -= _U1
         if b < limit:
-            return b % n
+            return np.int64(np.uint64(b) % np.uint64(n))
 
 
 # ----- queries -------------------------------------------------------------------------------
@@ -856,6 +861,41 @@ def choose_action(
     return _choose_at(s, policy, rng, 0, codes, opts, cnt)
 
 
+_SHARED: Final = np.zeros(MAX_SEATS, np.int64)
+"""Generator of each seat in ``play_game``: cell 0 for all."""
+_OWN: Final = np.arange(MAX_SEATS)
+"""Generator of each seat in ``play_game_seats``: its own."""
+
+
+@njit(cache=True)
+def _play(
+    s: np.ndarray,
+    pol: np.ndarray,
+    rngs: np.ndarray,
+    gen: np.ndarray,
+    codes: np.ndarray,
+    opts: np.ndarray,
+    cnt: np.ndarray,
+) -> None:
+    """Play to the end of the current game, seat p with policy ``pol[p]`` drawing from
+    ``rngs[gen[p]]``: each decision as ``choose_action`` (written out here: a call per
+    decision costs the random games a third of their speed)."""
+    while True:
+        phase = s[PHASE]
+        if phase != TURN and phase != PLACE:
+            return
+        seat = s[TO_MOVE]
+        k = legal_codes(s, codes)
+        if k == 1:
+            code = codes[0]
+        elif pol[seat] == POLICY_GREEDY:
+            m = greedy_options(s, codes, k, opts, cnt)
+            code = opts[0] if m == 1 else opts[_below_at(rngs, gen[seat], m)]
+        else:
+            code = codes[_below_at(rngs, gen[seat], k)]
+        apply_code(s, code, cnt)
+
+
 @njit(cache=True)
 def play_game(
     s: np.ndarray,
@@ -867,12 +907,7 @@ def play_game(
 ) -> None:
     """Play from a TURN/PLACE state to the end of the current game (``OVER`` or
     ``GAME_END``); seat p uses policy ``pol[p]``, every seat drawing from ``rng``."""
-    while True:
-        phase = s[PHASE]
-        if phase != TURN and phase != PLACE:
-            return
-        code = _choose_at(s, pol[s[TO_MOVE]], rng, 0, codes, opts, cnt)
-        apply_code(s, code, cnt)
+    _play(s, pol, rng, _SHARED, codes, opts, cnt)
 
 
 @njit(cache=True)
@@ -886,13 +921,7 @@ def play_game_seats(
 ) -> None:
     """As ``play_game``, but seat p draws from its own generator ``rngs[p]`` (``rngs``:
     uint64[players], one ``Rng`` state per seat, as each agent owns its ``rng``)."""
-    while True:
-        phase = s[PHASE]
-        if phase != TURN and phase != PLACE:
-            return
-        seat = s[TO_MOVE]
-        code = _choose_at(s, pol[seat], rngs, seat, codes, opts, cnt)
-        apply_code(s, code, cnt)
+    _play(s, pol, rngs, _OWN, codes, opts, cnt)
 
 
 @njit(cache=True)

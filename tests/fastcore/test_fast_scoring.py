@@ -82,3 +82,27 @@ def test_more_jokers_than_a_game_holds_still_scores_optimally() -> None:
 def test_counts_total_accepts_numpy() -> None:
     tpl = rules_template(Rules())
     assert counts_total(np.array([1, 0, 0, 0, 0, 0, 0, 0, 0, 0]), tpl) == 1
+
+
+def test_where_a_joker_may_go_is_the_engines_rule() -> None:
+    """``kernels.joker_colors_mask`` is the twin of ``engine.scoring.allowed_joker_colors``
+    (docs/rules.md §6.1, ``joker_any_color``), colours out of play holding cards included."""
+    from coloretto.engine.scoring import allowed_joker_colors
+    from coloretto.fastcore import kernels as K
+
+    rng = random.Random(6)
+    outcomes = set()
+    for i in range(3000):
+        joker_any = i % 3 == 0
+        in_play = tuple(sorted(rng.sample(range(7), (5, 6, 7)[i % 3])))
+        tpl = rules_template(Rules(joker_any_color=joker_any)).copy()
+        tpl[L.INPLAY] = sum(1 << c for c in in_play)
+        counts = [rng.choice((0, 0, 0, 1, 2)) if rng.random() < 0.5 else 0 for _ in range(7)]
+        coll = counts + [rng.randrange(3), rng.randrange(2), rng.randrange(3)]
+        want = allowed_joker_colors(coll, joker_any, in_play)
+        mask = int(K.joker_colors_mask(tpl, np.array(coll, np.int64)))
+        assert tuple(c for c in range(7) if (mask >> c) & 1) == want, (coll, in_play, joker_any)
+        held = any(coll[c] for c in in_play)
+        outcomes.add((joker_any, held, want == in_play))
+    # every branch of the rule was taken: any colour; held colours only; none held -> all
+    assert {(True, True, True), (False, True, False), (False, False, True)} <= outcomes

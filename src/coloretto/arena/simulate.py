@@ -14,8 +14,9 @@ Batch fast path: when the module ``coloretto.fastcore.batch`` exists and its
 ``supports(agent_specs)`` is true, :func:`simulate` hands the whole run to its
 ``simulate_batch(rules, agent_specs, games, seed, workers)`` (final scores, one list per
 game), unless the engine path is forced or needed (records to save, an agent budget, a
-preset that fixes removed colours). Its games are seeded its own way, so its per-game
-results differ from the engine path's for the same seed; both are deterministic.
+preset that fixes removed colours). It follows the same seed scheme and plays the same
+games: for the same root seed both paths give the same per-game scores, hence the same
+figures.
 """
 
 from __future__ import annotations

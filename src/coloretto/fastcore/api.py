@@ -9,10 +9,11 @@ What is supported, exactly:
   take incl. the golden joker and ``first_out_draws`` bonuses, round end with either
   next-round starter, the §5.3 empty-pile leaving, game end with optimal scoring).
 * Two transitions are delegated to the engine by ``fast_apply`` (so a ``FastState`` can
-  still be driven through a whole match): choosing starting colours
-  (``starting_cards="choose"``: the pile is shuffled with Python's generator from the
-  setup's seed) and the deal of the next game of a match (``match_games`` > 1). The compiled
-  playouts (``rollout_scores``) stop at the end of the **current game**.
+  still be driven through a whole match, whatever its setups say): choosing starting colours
+  (``starting_cards="choose"``: the pile is shuffled from the setup's seed) and the deal of
+  the next game of a match (``match_games`` > 1). The compiled playouts (``rollout_scores``)
+  stop at the end of the **current game**. (The batch simulator deals and chooses in the
+  compiled core: ``kernels.deal`` and ``kernels.choose_color``, twins of the engine's.)
 """
 
 from __future__ import annotations
@@ -118,17 +119,21 @@ def rules_template(rules: Rules) -> np.ndarray:
     a[L.N] = rules.players
     a[L.NROWS] = len(caps)
     a[L.EXTRA] = L.EXTRA_CODES[rules.extra_card]
-    a[L.STARTER] = 0 if rules.next_round_starter == "last_taker" else 1
+    a[L.STARTER] = L.STARTER_CODES[rules.next_round_starter]
     a[L.JOKER_ANY] = 1 if rules.joker_any_color else 0
     a[L.NEG] = rules.negative_factor
-    a[L.INPLAY] = 127
+    a[L.INPLAY] = L.ALL_COLORS
     a[L.MATCH_GAMES] = rules.match_games
     a[L.EACH] = rules.starting_cards_each
-    a[L.EDITION] = 0 if rules.edition == "classic" else 1
+    a[L.JOKERS] = rules.jokers
+    a[L.GOLDEN_JOKERS] = rules.golden_jokers
+    a[L.UNDER] = rules.cards_under_last_round
+    a[L.COLORS_REMOVED] = rules.colors_removed
+    a[L.STARTING] = L.STARTING_CODES[rules.starting_cards]
     table = rules.score_table
-    if len(table) != 7:
-        raise ValueError(f"the fast core needs a 7-entry score table, not {table!r}")
-    a[L.TABLE : L.TABLE + 7] = table
+    if len(table) != L.TABLE_CELLS:
+        raise ValueError(f"the fast core needs a {L.TABLE_CELLS}-entry score table, not {table!r}")
+    a[L.TABLE : L.TABLE + L.TABLE_CELLS] = table
     a[L.CAPS : L.CAPS + len(caps)] = caps
     a.setflags(write=False)
     _TEMPLATES[rules] = a
@@ -222,7 +227,7 @@ def decode(fs: FastState, like: GameState | None = None) -> GameState:
     st.takes = v[L.TAKES]
     st.last_taker = v[L.LAST_TAKER]
     mask = v[L.INPLAY]
-    st.in_play = tuple(c for c in range(7) if (mask >> c) & 1)
+    st.in_play = tuple(c for c in range(L.NUM_COLORS) if (mask >> c) & 1)
     st.pile = v[L.PILE : L.PILE + v[L.PILE_LEN]]
     st.removed = v[L.REMOVED : L.REMOVED + v[L.REMOVED_LEN]]
     st.chosen = v[L.CHOSEN : L.CHOSEN + v[L.CHOSEN_LEN]]
@@ -232,13 +237,13 @@ def decode(fs: FastState, like: GameState | None = None) -> GameState:
     ]
     st.row_taker = v[L.ROW_TAKER : L.ROW_TAKER + nrows]
     st.out = [bool(x) for x in v[L.OUT : L.OUT + n]]
-    st.coll = [v[L.COLL + 10 * p : L.COLL + 10 * p + 10] for p in range(n)]
+    st.coll = [v[L.COLL + L.COLL_CELLS * p : L.COLL + L.COLL_CELLS * (p + 1)] for p in range(n)]
     st.match_totals = v[L.TOTALS : L.TOTALS + n]
     return st
 
 
-_codes_buf = np.empty(20, np.int32)
-_cnt_buf = np.empty(10, np.int64)
+_codes_buf = np.empty(L.NUM_DISTINCT_ACTIONS, np.int32)
+_cnt_buf = np.empty(L.COLLECTION_SIZE, np.int64)
 
 
 def fast_legal_codes(fs: FastState) -> list[int]:
@@ -293,13 +298,16 @@ def rollout_scores(
 
     Args:
         state: a ``GameState`` (or a ``FastState``) at a TURN or PLACE decision, or over.
-        seed: any integer; the same seed gives the same playouts.
+        seed: any integer; playout ``i`` draws its random numbers from
+            ``Rng(derive_seed(seed, GAME, i))`` (``engine.seeds``), so it is the game
+            ``agents.mcts.engine_rollout(policy)`` plays from ``state`` with that generator.
         n: number of playouts, >= 1.
-        policy: ``"random"`` (the benchmark policy: uniform among the legal actions at every
-            decision, i.e. {draw if legal} U {take r}, then uniform among rows) or
-            ``"greedy"`` (every seat plays as the engine's ``greedy`` agent: take the row with
-            the best positive gain of its own optimal score, else draw; place the card where
-            it adds most to that row's gain; ties uniform).
+        policy: ``"random"`` (uniform among the legal actions at every decision,
+            ``codes[rng.below(k)]``, no random number when only one action is legal) or
+            ``"greedy"`` (every seat plays the engine's reference greedy policy,
+            ``engine.policy.greedy_code``: take the row with the best positive gain of its
+            own optimal score, else draw; place the card where it adds most to that row's
+            gain; one ``below`` over tied candidates).
 
     Returns:
         ``int64`` array of shape ``(n, players)``: each seat's final score of the current
@@ -373,9 +381,15 @@ def _warm_all(announce: bool) -> float:
     tpl = rules_template(Rules(players=4)).copy()
     K.bench_random(tpl, np.uint64(1), 1)
     counts_total([1, 0, 0, 0, 0, 0, 0, 1, 0, 0], tpl)
-    K.greedy_options(
-        fs.a, _codes_buf, K.legal_codes(fs.a, _codes_buf), np.empty(20, np.int32), _cnt_buf
-    )
+    opts = np.empty(L.NUM_DISTINCT_ACTIONS, np.int32)
+    K.greedy_options(fs.a, _codes_buf, K.legal_codes(fs.a, _codes_buf), opts, _cnt_buf)
+    rng = np.empty(1, np.uint64)
+    K.rng_seed(rng, np.uint64(1))
+    K.below(rng, 3)
+    K.random(rng)
+    K.choose_action(fs.a, L.POLICY_GREEDY, rng, _codes_buf, opts, _cnt_buf)
+    K.derive_seed(np.uint64(1), np.zeros(1, np.int64))
+    K.compiled_constants(np.empty(len(K.CHECKED_NAMES) + 4, np.int64))
     seconds = time.perf_counter() - t0
     if cold:
         mark_warm(seconds)
@@ -385,7 +399,7 @@ def _warm_all(announce: bool) -> float:
 def legal_options_greedy(fs: FastState) -> list[int]:
     """The codes the ``greedy`` policy picks among uniformly at this decision (for tests)."""
     k = K.legal_codes(fs.a, _codes_buf)
-    opts = np.empty(20, np.int32)
+    opts = np.empty(L.NUM_DISTINCT_ACTIONS, np.int32)
     m = K.greedy_options(fs.a, _codes_buf, k, opts, _cnt_buf)
     options: list[int] = opts[:m].tolist()
     return options

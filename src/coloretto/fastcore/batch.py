@@ -1,11 +1,14 @@
 """Batch simulator: many whole games of random or greedy players in the compiled core,
 optionally over several processes (used by ``coloretto simulate``).
 
-Each game is dealt by the fast core (``kernels.deal``, docs/rules.md §2) and played from its own
-random stream derived from ``(seed, game index)``, so results do not depend on the number
-of worker processes and any game can be rerun alone (``first_game``). These games are NOT
-the same deals as the engine's ``new_game(rules, seed)``: the deal follows the same rules
-with a different generator.
+It plays THE SAME GAMES as the engine path of ``arena.simulate`` for the same root seed
+(one seed scheme, ``engine.seeds``): game ``i`` is dealt from ``derive_seed(seed, GAME, i)``
+by ``kernels.deal`` (the twin of ``engine.setup.deal``; games of a match as
+``engine.state.new_game`` deals them), the player in seat ``s`` draws from
+``Rng(derive_seed(game_seed, AGENT, s))`` as the agent ``make_agent(spec, agent_seed)``
+does, and no random number is drawn for a decision with one legal action (the driver does
+not ask the agent then). So the per-game scores are equal, any game can be rerun alone
+(``first_game``) and results do not depend on the number of worker processes.
 """
 
 from __future__ import annotations
@@ -32,9 +35,10 @@ SUPPORTED_AGENTS: Final = {
     "greedy": L.POLICY_GREEDY,
     "easy": L.POLICY_GREEDY,
 }
-"""Agent specs the batch simulator plays itself: ``random`` (uniform over legal actions, as
-``RandomAgent``) and ``greedy`` (same decision rule and uniform tie-breaks as
-``GreedyAgent``; ``easy`` is greedy). Their random streams differ from the engine agents'."""
+"""Agent specs the batch simulator plays itself: ``random`` (``RandomAgent``:
+``legal[rng.below(len(legal))]``) and ``greedy`` (``GreedyAgent``: the reference
+``engine.policy.greedy_code``, ties included; ``easy`` is greedy without a budget), each
+drawing exactly the random numbers its engine agent draws."""
 
 _MASK64: Final = (1 << 64) - 1
 
@@ -90,18 +94,23 @@ def simulate_batch(
     each game's final totals, one list of ``rules.players`` ints per game, in game order.
 
     Args:
-        rules: any rules (every option; ``starting_cards="choose"`` is played as a random
-            choice, which is what ``random`` and ``greedy`` do).
+        rules: any rules (every option; with ``starting_cards="choose"`` the seats choose
+            their starting colours as their agents do: uniformly, with their own
+            generators).
         agent_specs: one spec per seat (or a single spec for every seat), each supported
             (see :func:`supports`).
         games: number of games, >= 0.
-        seed: root seed; game ``i`` uses the stream ``(seed, first_game + i)``.
+        seed: root seed (any integer, taken modulo 2**64 as ``derive_seed`` does); game
+            ``i`` is the game ``arena.simulate.play_game(rules, specs, seed, first_game +
+            i)`` plays.
         workers: processes to spread the games over (>= 1); results are identical for any
             value.
         first_game: index of the first game (to rerun games alone).
         removed_colors: colour indices removed in every game (2 and 3 players), default at
-            random per game; e.g. ``[2]`` (gray) for the ``bga`` preset at 3 players.
-        first_player: the first seat of every game, default at random per game.
+            random per game (``deal``'s ``removed_colors``); e.g. ``[2]`` (gray) for the
+            ``bga`` preset at 3 players.
+        first_player: the first seat of every game, default at random per game (``deal``'s
+            ``first_player``).
 
     Raises:
         ConfigurationError: an unsupported agent spec, a wrong number of specs, bad removed

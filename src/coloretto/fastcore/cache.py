@@ -11,7 +11,8 @@ The fast core counts as **warm** when both hold:
 
 1. the marker that :func:`mark_warm` writes after a complete warm-up
    (``coloretto.fastcore.api.warmup``) exists for the current key: Numba's and Python's
-   versions, the machine and a hash of ``kernels.py``;
+   versions, the machine, a hash of ``kernels.py`` and the fingerprint of the engine
+   constants compiled into the kernels (``kernels.constants_fingerprint``);
 2. every kernel's index is present and fresh (read through Numba's own cache objects; when a
    Numba release no longer has them, the marker alone decides).
 """
@@ -57,11 +58,12 @@ def cache_dir() -> Path:
 
 def cache_key() -> str:
     """Hex digest naming this build of the kernels: Numba's and Python's versions, the
-    machine, and the bytes of ``kernels.py``."""
+    machine, the bytes of ``kernels.py`` and the engine constants they are compiled with."""
     numba = sys.modules.get("numba")
     h = hashlib.sha256()
     h.update(f"{getattr(numba, '__version__', '?')}|{sys.version}|{platform.machine()}|".encode())
     h.update(Path(K.__file__).read_bytes())
+    h.update(K.constants_fingerprint().encode())
     return h.hexdigest()[:20]
 
 

@@ -57,9 +57,12 @@ from . import kernels as K
 from . import value as V
 from .layout import (
     CAPS,
+    COLLECTION_SIZE,
+    DRAW,
     DRAWN,
     GAME,
     GAME_END,
+    LAST_ROUND_CARD,
     MATCH_GAMES,
     NROWS,
     OVER,
@@ -67,10 +70,12 @@ from .layout import (
     PILE,
     PILE_LEN,
     PLACE,
+    PLACE0,
     POLICY_GREEDY,
     ROUND,
     ROW_LEN,
     ROW_TAKER,
+    TAKE0,
     TO_MOVE,
     TOTALS,
     TURN,
@@ -86,12 +91,13 @@ __all__ = [
     "run_search",
 ]
 
-# action and card codes (coloretto.engine.actions, coloretto.engine.cards)
-_DRAW = 0
-_PLACE0 = 1
-_TAKE0 = 7
-_LAST = 10
-_CARD_KINDS = 10
+# action and card codes: the engine's (coloretto.engine.actions, coloretto.engine.cards),
+# through the fast core's layout
+_DRAW = DRAW
+_PLACE0 = PLACE0
+_TAKE0 = TAKE0
+_LAST = LAST_ROUND_CARD
+_CARD_KINDS = COLLECTION_SIZE
 
 MAX_ACTIONS: Final = 8
 """Most legal actions of one decision (draw + 6 takes = 7), rounded up."""
@@ -733,7 +739,7 @@ def search_arrays(
     iparams[P_CHECK_EVERY] = check_every
     iparams[P_ROOT_ROBIN] = 1 if root_round_robin else 0
     rng = np.empty(1, np.uint64)
-    K.seed_rng(rng, np.uint64(seed & ((1 << 64) - 1)), np.uint64(0))
+    K.seed_rng(rng, np.uint64(seed & ((1 << 64) - 1)), 0)
     w = _NO_WEIGHTS if weights is None else weights
     return int(
         run_search(

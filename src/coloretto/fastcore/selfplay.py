@@ -69,7 +69,7 @@ def record_games(
     out = 0
     for gi in range(count):
         g = first_game + gi * stride
-        K.seed_rng(rng, seed, np.uint64(g))
+        K.seed_rng(rng, seed, g)
         s[:] = template
         K.deal(s, rng, -1, -1)
         kept = 0

@@ -53,9 +53,12 @@ from .layout import (
     CAPS,
     COLL,
     DRAWN,
-    EDITION,
+    GOLDEN_JOKER,
+    GOLDEN_JOKERS,
     INPLAY,
+    JOKER,
     LAST_ROUND,
+    LAST_ROUND_CARD,
     NEG,
     NROWS,
     OUT,
@@ -63,6 +66,7 @@ from .layout import (
     PILE,
     PILE_LEN,
     PLACE,
+    PLUS2,
     ROUND,
     ROW_LEN,
     ROW_TAKER,
@@ -88,10 +92,10 @@ N_OUTPUTS: Final = 2 * SEAT_SLOTS
 HIDDEN_CELLS: Final = 512
 """Scratch floats for the hidden layers (H1 + H2 at most)."""
 
-_JOKER = 7
-_GOLDEN = 8
-_PLUS2 = 9
-_LAST = 10
+_JOKER = JOKER
+_GOLDEN = GOLDEN_JOKER
+_PLUS2 = PLUS2
+_LAST = LAST_ROUND_CARD
 
 
 @njit(cache=True)
@@ -205,7 +209,7 @@ def features(s: np.ndarray, f: np.ndarray, cnt: np.ndarray) -> None:
     for i in range(7):
         f[o + 19 + i] = s[TABLE + i] / 21.0
     f[o + 26] = s[NEG] / 3.0
-    f[o + 27] = 1.0 if s[EDITION] != 0 else 0.0
+    f[o + 27] = 1.0 if s[GOLDEN_JOKERS] != 0 else 0.0  # the modern edition
     for i in range(s[PILE_LEN]):
         card = s[PILE + i]
         if card < 7:

@@ -1,8 +1,11 @@
 """Agent names -> classes, imported lazily (so heavy agents cost nothing until used).
 
 Spec strings accepted by ``make_agent``: a registry name (``random``, ``greedy``,
-``heuristic``, ``mcts``, ``mcts-v1``, ``ismcts``, ``ismcts-value``, ``oracle``), a difficulty (``easy``, ``medium``, ``hard``,
-``expert``), or ``cmd:COMMAND`` for an external ``coloretto-engine/1`` program.
+``heuristic``, ``mcts``, ``mcts-v1``, ``ismcts``, ``ismcts-value``, ``oracle``), a difficulty
+(``easy``, ``medium``, ``hard``, ``expert``), or ``cmd:COMMAND`` for an external
+``coloretto-engine/1`` program. A name or difficulty may carry its own budget as
+``NAME@BUDGET`` (``Budget.parse``: ``mcts-v1@0.5s``, ``ismcts@300``): it wins over the
+budget given to ``make_agent`` (so one tournament can give each entry its own budget).
 """
 
 from __future__ import annotations
@@ -27,25 +30,47 @@ REGISTRY: Final[dict[str, str]] = {
 DIFFICULTIES: Final[dict[str, tuple[str, Budget]]] = {
     "easy": ("greedy", Budget()),
     "medium": ("heuristic", Budget()),
-    "hard": ("mcts", Budget(seconds=0.4)),
-    "expert": ("mcts", Budget(seconds=2.0)),
+    "hard": ("ismcts", Budget(iterations=300)),
+    "expert": ("ismcts-value", Budget(iterations=6000)),
 }
-"""Difficulty levels for people: name -> (agent, budget). ``easy`` takes any row
-that raises its score now; ``medium`` is the rule-based ``heuristic``; ``hard`` searches 0.4 s
-per decision (answers within 1 s, p95, on a 2-core machine); ``expert`` 2 s. Measured
-strengths in docs/agents.md."""
+"""Difficulty levels for people: name -> (agent, budget). ``easy`` takes any row that
+raises its score now; ``medium`` is the rule-based ``heuristic``; ``hard`` the compiled
+search with 300 iterations per decision; ``expert`` the compiled search with the learned
+value and 6,000 iterations. Iteration budgets make a level's strength the same on any
+machine; each answers within 1 s per decision (p95) on the project's 2-core machine
+(``benchmarks/level_latency.py``). Measured strengths in docs/strength.md."""
 
 AGENT_NAMES: Final = tuple(REGISTRY) + tuple(DIFFICULTIES)
 PEOPLE_OPPONENTS: Final = ("random", "greedy", "heuristic", "mcts") + tuple(DIFFICULTIES)
 """Agents offered as opponents to people (``oracle`` is for measurement only)."""
 
 
+def split_spec(spec: str) -> tuple[str, Budget | None]:
+    """``"NAME@BUDGET"`` -> ``(NAME, Budget)``; a spec without ``@`` (or a ``cmd:`` spec)
+    -> ``(spec, None)``.
+
+    Raises:
+        ConfigurationError: an unreadable budget after ``@``.
+    """
+    if spec.startswith("cmd:") or "@" not in spec:
+        return spec, None
+    name, _, text = spec.partition("@")
+    try:
+        return name, Budget.parse(text)
+    except ValueError as exc:
+        raise ConfigurationError(f"agent {spec!r}: {exc}") from None
+
+
 def make_agent(spec: str, seed: int = 0, budget: Budget | None = None) -> Agent:
     """Build the agent named by ``spec`` (module docstring), seeded with ``seed``.
 
     Raises:
-        ConfigurationError: unknown name, or an agent not available in this installation.
+        ConfigurationError: unknown name, an unreadable ``@BUDGET``, or an agent not
+            available in this installation.
     """
+    spec, own = split_spec(spec)
+    if own is not None:
+        budget = own
     if spec.startswith("cmd:"):
         try:
             module = importlib.import_module("coloretto.agents.external")

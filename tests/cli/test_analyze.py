@@ -44,6 +44,23 @@ def test_json_review(record_file: Path, capsys: pytest.CaptureFixture[str]) -> N
         losses = [d["win_prob_loss"] for d in s["worst"]]
         assert losses == sorted(losses, reverse=True)
         assert all(d["seat"] == s["seat"] for d in s["worst"])
+    # the strongest installed search made every estimate
+    assert out["evaluator"] == "ismcts-value"
+    assert {d["evaluator"] for d in out["decisions"]} == {"ismcts-value"}
+
+
+def test_the_evaluator_can_be_chosen(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("mcts", "ismcts"):
+        args = ["analyze", str(record_file), "--budget", "8", "--evaluator", name]
+        assert main([*args, "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["evaluator"] == name
+        assert {d["evaluator"] for d in out["decisions"]} == {name}
+    assert main(["analyze", str(record_file), "--budget", "8", "--evaluator", "ismcts"]) == 0
+    assert "evaluator ismcts" in " ".join(capsys.readouterr().out.split())
+    with pytest.raises(SystemExit) as bad:
+        main(["analyze", str(record_file), "--evaluator", "oracle"])
+    assert bad.value.code == 2
 
 
 def test_text_review(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -311,3 +311,23 @@ def test_an_entry_that_forfeits_every_game_fails_the_check(
     assert "game 1 seat 1 (entry 1 cmd:" in err  # the failures, counted from 1
     data = json.loads(out_json.read_text())  # the reports are still written
     assert data["entries"][0]["forfeits"] == 2 and data["entries"][1]["forfeits"] == 0
+
+
+def test_the_score_table_and_per_entry_budgets(tmp_path: Path) -> None:
+    """``--table violet`` plays under the violet table; ``NAME@BUDGET`` gives one entry its
+    own budget (the others keep ``--budget``)."""
+    out = tmp_path / "violet.json"
+    args = ["--table", "violet", "--json", str(out)]
+    assert _small_tournament(tmp_path, *args) == 0
+    data = json.loads(out.read_text())
+    assert data["config"]["rules"]["table"] == "violet"
+    out2 = tmp_path / "budgets.json"
+    code = main(
+        ["tournament", "--agents", "ismcts@20,ismcts", "--games", "2", "--budget", "40",
+         "--workers", "1", "--quiet", "--json", str(out2)]
+    )
+    assert code == 0
+    entries = json.loads(out2.read_text())["entries"]
+    assert [e["agent"] for e in entries] == ["ismcts@20", "ismcts"]
+    with pytest.raises(SystemExit):
+        main(["tournament", "--agents", "greedy,random", "--table", "green"])

@@ -6,9 +6,11 @@ Usage: python benchmarks/level_latency.py [--games 4] [--players 4] [--seed 0] [
 Each level (default: every level of ``DIFFICULTIES`` with its own budget; ``--level``
 replaces them, ``SPEC`` may carry a budget, ``NAME=ismcts@300``) plays ``--games`` games in
 one seat (rotated) against ``heuristic`` opponents; every decision with a choice is timed
-from the observation handed to the agent to its answer (wall clock). Prints p50, p95, mean
-and maximum seconds per decision, the load average, and the win share over those games (a
-small sample: for time, not strength).
+from the observation handed to the agent to its answer, in wall-clock seconds and in CPU
+seconds of the process (``time.process_time``: what the decision costs when the machine is
+not shared; on a loaded machine the wall clock also counts the waits for a core). Prints
+p50, p95, mean and maximum per level, the load average, and the win share over those games
+(a small sample: for time, not strength).
 """
 
 from __future__ import annotations
@@ -37,15 +39,18 @@ class Timed(Agent):
         self.inner = inner
         self.name = inner.name  # type: ignore[misc]
         self.times: list[float] = []
+        self.cpu: list[float] = []
 
     def reset(self, seat: int, rules: Rules) -> None:
         self.inner.reset(seat, rules)
 
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         t = time.perf_counter()
+        c = time.process_time()
         action = self.inner.act(observation, legal)
         if len(legal) > 1:
             self.times.append(time.perf_counter() - t)
+            self.cpu.append(time.process_time() - c)
         return action
 
 
@@ -71,10 +76,15 @@ def main() -> None:
                 parser.error(f"--level {item!r}: use NAME=SPEC (e.g. hard=ismcts@300)")
             levels[name] = spec
     rules = Rules(players=args.players)
-    out: dict[str, object] = {"players": args.players, "games": args.games,
-                              "load_average": list(os.getloadavg()), "levels": {}}
+    out: dict[str, object] = {
+        "players": args.players,
+        "games": args.games,
+        "load_average": list(os.getloadavg()),
+        "levels": {},
+    }
     for name, spec in levels.items():
         times: list[float] = []
+        cpu: list[float] = []
         share = 0.0
         for g in range(args.games):
             seat = g % args.players
@@ -84,6 +94,7 @@ def main() -> None:
             game = start_game(rules, args.seed * 1000 + g, ["x"] * args.players)
             play_out(game, agents)
             times += timed.times
+            cpu += timed.cpu
             share += win_shares(game.state.totals())[seat]
         inner = timed.inner
         row = {
@@ -95,6 +106,9 @@ def main() -> None:
             "p95_s": _p(times, 0.95),
             "mean_s": sum(times) / len(times),
             "max_s": max(times),
+            "cpu_p50_s": _p(cpu, 0.50),
+            "cpu_p95_s": _p(cpu, 0.95),
+            "cpu_max_s": max(cpu),
             "win_share_vs_heuristic": share / args.games,
         }
         out["levels"][name] = row  # type: ignore[index]
@@ -102,7 +116,8 @@ def main() -> None:
             print(
                 f"{name:<8} {inner.name:<13} decisions={row['decisions']:<5} "
                 f"p50={row['p50_s']:.4f}s p95={row['p95_s']:.4f}s mean={row['mean_s']:.4f}s "
-                f"max={row['max_s']:.4f}s "
+                f"max={row['max_s']:.4f}s; CPU p50={row['cpu_p50_s']:.4f}s "
+                f"p95={row['cpu_p95_s']:.4f}s max={row['cpu_max_s']:.4f}s; "
                 f"win share {row['win_share_vs_heuristic']:.2f} ({args.games} games)"
             )
     if args.json:

@@ -33,7 +33,10 @@ def test_every_legal_action_once_with_probabilities(players: int, steps: int) ->
     st = _position(players, steps, 3)
     legal = st.legal_actions()
     advice = advise(
-        observe(st, st.to_move), legal, Budget(iterations=12 * len(legal)), seed=1,
+        observe(st, st.to_move),
+        legal,
+        Budget(iterations=12 * len(legal)),
+        seed=1,
         evaluator="mcts",
     )
     assert sorted(a.action for a in advice) == sorted(legal)

@@ -28,6 +28,7 @@ def _runs(tmp_path: Path, *runs: str, games: int = 4) -> subprocess.CompletedPro
     }
     return subprocess.run(
         ["bash", str(ROOT / "benchmarks" / "strength_runs.sh"), *runs],
+        check=False,
         capture_output=True,
         text=True,
         env=env,
@@ -50,20 +51,40 @@ def test_a_strength_run_writes_its_result_files(tmp_path: Path) -> None:
 
 def test_every_configuration_is_known_and_an_unknown_one_is_refused(tmp_path: Path) -> None:
     script = (ROOT / "benchmarks" / "strength_runs.sh").read_text()
-    for run in ("expert-v1-4p", "expert-v1-3p", "expert-v1-5p", "expert-v1-violet",
-                "expert-v1-modern", "expert-v1-2p", "oracle-expert", "expert-hard"):
+    for run in (
+        "expert-v1-4p",
+        "expert-v1-3p",
+        "expert-v1-5p",
+        "expert-v1-violet",
+        "expert-v1-modern",
+        "expert-v1-2p",
+        "oracle-expert",
+        "expert-hard",
+    ):
         assert f"[{run}]=" in script
     done = _runs(tmp_path, "nonsense")
     assert done.returncode == 2 and "unknown run 'nonsense'" in done.stderr
 
 
 def test_level_latency_prints_p50_and_p95_per_level() -> None:
-    args = [sys.executable, str(ROOT / "benchmarks" / "level_latency.py"), "--games", "1",
-            "--level", "easy=easy", "--level", "tiny=ismcts@20", "--json"]
+    args = [
+        sys.executable,
+        str(ROOT / "benchmarks" / "level_latency.py"),
+        "--games",
+        "1",
+        "--level",
+        "easy=easy",
+        "--level",
+        "tiny=ismcts@20",
+        "--json",
+    ]
     out = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
     assert set(out["levels"]) == {"easy", "tiny"}
     tiny = out["levels"]["tiny"]
     assert tiny["agent"] == "ismcts" and tiny["decisions"] > 0
     assert 0 < tiny["p50_s"] <= tiny["p95_s"] <= tiny["max_s"]
-    bad = subprocess.run([*args[:4], "--level", "oops"], capture_output=True, text=True)
+    assert 0 <= tiny["cpu_p50_s"] <= tiny["cpu_p95_s"] <= tiny["cpu_max_s"]
+    bad = subprocess.run(
+        [*args[:4], "--level", "oops"], check=False, capture_output=True, text=True
+    )
     assert bad.returncode == 2 and "NAME=SPEC" in bad.stderr

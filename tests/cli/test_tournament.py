@@ -96,9 +96,10 @@ def test_reports_are_written_and_well_formed(
         bt["ci95"]
     )
     assert float(rows[0]["rating_p_ahead"]) == pytest.approx(bt["p_ahead"])
-    assert [float(rows[0]["rating_p_ahead_low"]), float(rows[0]["rating_p_ahead_high"])] == pytest.approx(
-        bt["p_ahead_ci95"]
-    )
+    assert [
+        float(rows[0]["rating_p_ahead_low"]),
+        float(rows[0]["rating_p_ahead_high"]),
+    ] == pytest.approx(bt["p_ahead_ci95"])
 
     png = out_png.read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
@@ -323,8 +324,20 @@ def test_the_score_table_and_per_entry_budgets(tmp_path: Path) -> None:
     assert data["config"]["rules"]["table"] == "violet"
     out2 = tmp_path / "budgets.json"
     code = main(
-        ["tournament", "--agents", "ismcts@20,ismcts", "--games", "2", "--budget", "40",
-         "--workers", "1", "--quiet", "--json", str(out2)]
+        [
+            "tournament",
+            "--agents",
+            "ismcts@20,ismcts",
+            "--games",
+            "2",
+            "--budget",
+            "40",
+            "--workers",
+            "1",
+            "--quiet",
+            "--json",
+            str(out2),
+        ]
     )
     assert code == 0
     entries = json.loads(out2.read_text())["entries"]

@@ -302,4 +302,3 @@ class ValueISMCTSAgent(ISMCTSAgent):
         model: ValueModel | None = None,
     ) -> None:
         super().__init__(seed, budget, params or ISMCTSParams(evaluation="round_value"), model)
-

@@ -266,7 +266,7 @@ def rate_games(
     share = wins / played
 
     def rating(p: int, low: float | None, high: float | None) -> Rating:
-        return Rating(float(elo[p]), low, high, float(share[p]), int(round(played[p])))
+        return Rating(float(elo[p]), low, high, float(share[p]), round(played[p]))
 
     if len(deals) < 2:
         return [rating(p, None, None) for p in range(players)]

@@ -109,7 +109,8 @@ def four_player_review(four_player_file: Path) -> dict[str, Any]:
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert main(["analyze", str(four_player_file), "--json", "--budget", "60"]) == 0
+        args = ["analyze", str(four_player_file), "--json", "--budget", "60"]
+        assert main([*args, "--evaluator", "mcts"]) == 0
     data: dict[str, Any] = json.loads(out.getvalue())
     return data
 
@@ -117,7 +118,8 @@ def four_player_review(four_player_file: Path) -> dict[str, Any]:
 def test_the_same_record_seed_and_budget_give_the_same_report(
     four_player_file: Path, four_player_review: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["analyze", str(four_player_file), "--json", "--budget", "60"]) == 0
+    args = ["analyze", str(four_player_file), "--json", "--budget", "60"]
+    assert main([*args, "--evaluator", "mcts"]) == 0
     assert json.loads(capsys.readouterr().out) == four_player_review
     assert four_player_review["reproducible"] is True
 
@@ -169,7 +171,8 @@ def test_mistakes_are_exactly_the_losses_outside_the_noise(
 def test_text_shows_samples_intervals_and_numbers_from_1(
     four_player_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["analyze", str(four_player_file), "--budget", "60", "--top", "1"]) == 0
+    args = ["analyze", str(four_player_file), "--budget", "60", "--top", "1"]
+    assert main([*args, "--evaluator", "mcts"]) == 0
     out = capsys.readouterr().out
     flat = " ".join(out.split())
     assert "whole 95% interval for the win chance lies below the best action's" in flat

@@ -496,6 +496,11 @@ def test_messages_for_people_count_seats_and_rows_from_one(client: TestClient) -
                         "take": f"take row {a.get('row', 0) + 1}"}[a["action"]]
                 assert o["text"] == want, o
             assert hint["explanation"].startswith(hint["options"][0]["text"] + ": chance to win ")
+            # how sure: the interval and the samples, and the search (the strongest installed)
+            best = hint["options"][0]
+            assert "(95% interval " in hint["explanation"]
+            assert f"{best['samples']} samples ({best['evaluator']})" in hint["explanation"]
+            assert {o["evaluator"] for o in hint["options"]} <= {"ismcts-value", "mcts"}
             version = st["version"]
             ws.send(type="action", action=hint["action"], version=version)
             after = ws.until(lambda m, v=version: m["type"] == "state" and m["version"] > v)

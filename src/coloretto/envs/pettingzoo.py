@@ -53,7 +53,7 @@ def env(**kwargs: Any) -> Any:
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-class raw_env(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]  # noqa: N801 (PettingZoo's name)
+class raw_env(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
     """The unwrapped AEC environment (module docstring).
 
     Args:

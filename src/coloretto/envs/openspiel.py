@@ -33,7 +33,7 @@ information-state string the seat's whole history (every decision and chance out
 public, except a later game's deal until that game begins), so it has perfect recall. The
 information-state tensor is the observation tensor (no history). Parameters: ``players``
 (2 to 5), every other option of docs/rules.md §7 (``extra_card`` ``"none"`` for null,
-``row_capacities`` as ``"3,3,2,4"`` or ``""`` for the standard rows) and ``reward``
+``row_capacities`` as ``"3/3/2/4"``, or ``""`` for the standard rows) and ``reward``
 (``"margin"`` or ``"win"``, ``envs.common``).
 
 Requires the ``rl`` extra (OpenSpiel).
@@ -76,7 +76,9 @@ PARAMETERS: Final[dict[str, Any]] = {
     "reward": "margin",
 }
 """The game parameters and their defaults (OpenSpiel takes a parameter's type from its
-default: ``extra_card`` ``"none"`` stands for null, ``row_capacities`` is a comma list)."""
+default: ``extra_card`` ``"none"`` stands for null, ``row_capacities`` joins the
+capacities with ``/``, e.g. ``"3/3/2/4"``, since a comma would end the parameter in
+OpenSpiel's game strings)."""
 
 MAX_CHANCE_OUTCOMES: Final = max(COLLECTION_SIZE, NUM_COLORS, MAX_PLAYERS)
 """Chance outcome ids: card codes 0..9 (draws, bonus cards), colours 0..6 (removed colours,
@@ -100,12 +102,12 @@ def rules_from_parameters(params: dict[str, Any]) -> tuple[Rules, RewardName]:
     reward = check_reward(p.pop("reward"))
     extra = p.pop("extra_card")
     caps_text = str(p.pop("row_capacities")).strip()
-    try:
-        caps = tuple(int(c) for c in caps_text.split(",")) if caps_text else None
-    except ValueError:
+    parts = caps_text.split("/") if caps_text else []
+    if not all(part.isdigit() for part in parts):
         raise ConfigurationError(
-            f"row_capacities must be a comma list of integers, not {caps_text!r}"
-        ) from None
+            f"row_capacities must be capacities joined by '/' (e.g. '3/3/2/4'), not {caps_text!r}"
+        )
+    caps = tuple(int(c) for c in parts) if parts else None
     rules = Rules.from_dict(
         {**p, "extra_card": None if extra == "none" else extra, "row_capacities": caps}
     )
@@ -142,9 +144,7 @@ class ColorettoGame(pyspiel.Game):  # type: ignore[misc,name-defined]
         low, high = reward_bounds(self.rules, self.reward)
         games = self.rules.match_games
         deal_nodes = (
-            self.rules.colors_removed
-            + 1
-            + self.rules.players * self.rules.starting_cards_each
+            self.rules.colors_removed + 1 + self.rules.players * self.rules.starting_cards_each
         )
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_DISTINCT_ACTIONS,

@@ -208,3 +208,37 @@ def test_illegal_chance_outcomes_and_actions_are_refused() -> None:
 def test_docstring_examples() -> None:
     result = doctest.testmod(os_module, optionflags=doctest.ELLIPSIS, verbose=False)
     assert result.failed == 0 and result.attempted >= 4
+
+
+@pytest.mark.parametrize(("players", "edition"), [(2, "classic"), (4, "modern"), (5, "classic")])
+def test_an_openspiel_history_is_an_engine_game_with_the_revealed_pile(
+    players: int, edition: str
+) -> None:
+    """Twin: the deal outcomes and the revealed cards, in order, make a draw pile (the Last
+    Round card K cards from the bottom, the unrevealed cards under the revealed ones); the
+    engine, dealt that setup and given the same decisions, ends in the same state."""
+    from coloretto.engine import GameState, Setup
+
+    final = _play({"players": players, "edition": edition}, seed=players)
+    p = final._p
+    rules = p.rules
+    each = rules.starting_cards_each
+    picks = p.picks[0]
+    starting = tuple(tuple(sorted(picks[s * each : (s + 1) * each])) for s in range(players))
+    revealed = [int(t.split(":")[1]) for _, t in p.log if t.startswith("card:")]
+    decisions = [int(t.split(":")[1]) for _, t in p.log if t[0].isdigit()]
+    engine = final.engine
+    unrevealed = Counter(c for c in engine.pile if c != LAST_ROUND)
+    rest = sorted(unrevealed.elements())
+    cards = revealed + rest  # top first
+    at = len(cards) - rules.cards_under_last_round
+    pile = tuple(cards[:at] + [LAST_ROUND] + cards[at:])
+    setup = Setup(tuple(sorted(p.removed[0])), starting, p.first[0], pile)
+    twin = GameState(rules, [setup])
+    for code in decisions:
+        twin.apply(code)
+    assert twin.is_over() and len(decisions) > 50
+    mine, theirs = twin.to_dict(), engine.to_dict()
+    assert sorted(mine.pop("pile_top_first")) == sorted(theirs.pop("pile_top_first"))
+    assert mine == theirs
+    assert final.returns() == final_rewards(twin, "margin")

@@ -171,7 +171,8 @@ class raw_env(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
         ``"human"``, returned for ``"ansi"``; ``None`` without a render mode."""
         if self.render_mode is None or self.state is None:
             return None
-        text = board_text(self.state, max(self.state.to_move, 0), self.possible_agents)
+        names = [f"seat {s + 1} ({agent})" for s, agent in enumerate(self.possible_agents)]
+        text = board_text(self.state, max(self.state.to_move, 0), names)
         if self.render_mode == "ansi":
             return text
         print(text)

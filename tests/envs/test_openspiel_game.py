@@ -5,6 +5,7 @@ what the observations hold, and OpenSpiel's MCTS bot playing whole games."""
 from __future__ import annotations
 
 import doctest
+import json
 from collections import Counter
 
 import numpy as np
@@ -166,7 +167,11 @@ def test_observations_are_the_encoding_and_info_states_hide_later_deals() -> Non
         assert np.array_equal(
             np.array(state.observation_tensor(p), np.float32), encode(observe(state.engine, p))
         )
-        assert state.observation_string(p) == state.observation_string(p)
+        assert np.array_equal(
+            np.array(state.information_state_tensor(p), np.float32),
+            encode(observe(state.engine, p)),
+        )
+        assert json.loads(state.observation_string(p)) == observe(state.engine, p).to_json()
     while state.engine.game == 0:
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes())

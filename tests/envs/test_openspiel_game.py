@@ -18,7 +18,7 @@ from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 from open_spiel.python.bots.uniform_random import UniformRandomBot
 
 import coloretto.envs.openspiel as os_module
-from coloretto.engine import ConfigurationError, observe
+from coloretto.engine import ConfigurationError, IllegalActionError, observe
 from coloretto.engine.actions import DRAW, TAKE0
 from coloretto.engine.cards import GOLDEN_JOKER, LAST_ROUND
 from coloretto.envs.common import final_rewards
@@ -206,8 +206,10 @@ def test_illegal_chance_outcomes_and_actions_are_refused() -> None:
         state.apply_action(9)  # colours are 0..6
     while state.engine is None:
         state.apply_action(state.chance_outcomes()[0][0])
-    with pytest.raises(Exception, match="take row 1"):
+    history, info = state.history(), state.information_state_string(0)
+    with pytest.raises(IllegalActionError, match="take row 1"):
         state.apply_action(TAKE0)  # every row is empty
+    assert state.history() == history and state.information_state_string(0) == info
 
 
 def test_docstring_examples() -> None:

@@ -48,7 +48,7 @@ from typing import Any, Final
 import numpy as np
 
 from .._optional import require
-from ..engine.actions import DRAW, NUM_DISTINCT_ACTIONS, TAKE0, decode
+from ..engine.actions import CHOOSE0, DRAW, NUM_DISTINCT_ACTIONS, TAKE0, decode
 from ..engine.cards import CARD_NAMES, COLLECTION_SIZE, COLORS, LAST_ROUND, NUM_COLORS
 from ..engine.errors import ConfigurationError
 from ..engine.observation import observe
@@ -224,17 +224,18 @@ class ColorettoState(pyspiel.State):  # type: ignore[misc,name-defined]
         st = self.engine
         assert st is not None
         code = int(action)
-        self._p.log.append((0, f"{st.to_move}:{code}"))
+        seat = st.to_move
+        if code not in st.legal_codes():
+            st.apply(code)  # raises the engine's IllegalActionError and changes nothing
+        # A draw, and a take that earns bonus cards, wait for their cards' chance nodes.
+        bonus = len(st.copy().apply(code).bonus) if TAKE0 <= code < CHOOSE0 else 0
         if code == DRAW:
             self._pend(code, 1)
-        elif code >= TAKE0 and code in st.legal_codes():
-            bonus = len(st.copy().apply(code).bonus)  # how many cards the take reveals
-            if bonus:
-                self._pend(code, bonus)
-            else:
-                st.apply(code)
+        elif bonus:
+            self._pend(code, bonus)
         else:
             st.apply(code)
+        self._p.log.append((0, f"{seat}:{code}"))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player != pyspiel.PlayerId.CHANCE:

@@ -73,9 +73,7 @@ class RowGains:
         "unseen",
     )
 
-    def __init__(
-        self, state: GameState, seats: Sequence[int], future: Sequence[int] = ()
-    ) -> None:
+    def __init__(self, state: GameState, seats: Sequence[int], future: Sequence[int] = ()) -> None:
         self.state = state
         self.seats = list(seats)
         self.future = list(future)

@@ -18,7 +18,7 @@ LANGUAGES = ["en", "nl", "uk", "it", "fr", "de"]
 COLOURS = ["blue", "brown", "gray", "green", "orange", "pink", "yellow"]
 LETTER_KEYS = [f"letter.{c}" for c in COLOURS] + ["letter.joker", "letter.golden_joker", "letter.plus2"]
 PARAM = re.compile(r"\{(\w+)\}")
-USERS = ["score.js", "score.html", "i18n.js", "rules.js", "rules.html", "rulesdata.js"]
+USERS = ["score.js", "score.html", "i18n.js", "rules.js", "rules.html", "rulesdata.js", "account.js"]
 """Files whose strings come from the catalogs."""
 DYNAMIC = {
     "colour.": COLOURS,

@@ -79,8 +79,9 @@ def run(args: argparse.Namespace) -> int:
             ws_burst=args.ws_burst, max_ws_per_ip=args.max_ws_per_ip, agent_threads=args.agent_threads,
             **({"process_id": args.process_id} if args.process_id else {}),
         )
-    except ValueError as exc:
-        raise UsageError(f"--database-url: {exc}") from None
+    except ValueError as exc:  # the database URL, or COLORETTO_SESSION_SECRET (the message says which)
+        what = "" if "SESSION_SECRET" in str(exc) else "--database-url: "
+        raise UsageError(f"{what}{exc}") from None
     _check_database(settings.database_url)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app(settings)

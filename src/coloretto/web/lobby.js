@@ -2,6 +2,7 @@
 // create-table form and the leaderboard.
 import { api, h, setChildren, toast, getName, setName, getToken, setToken, seatLabel } from "./api.js";
 import { rulesSummary } from "./board.js";
+import { ratedBox } from "./account.js";
 
 const REFRESH_MS = 4000;
 
@@ -135,7 +136,7 @@ function createForm(options) {
   const caps = h("input", { id: "row_capacities", name: "row_capacities", placeholder: "e.g. 3,3,2,4 (empty: standard)", inputmode: "numeric" });
   const title = h("input", { id: "title", name: "title", maxlength: 60, placeholder: "optional" });
   const hints = h("input", { id: "hints", type: "checkbox" });
-  const rated = h("input", { id: "rated", type: "checkbox", checked: true });
+  const { box: rated, note: ratedNote } = ratedBox(hints);
   const label = (id, text) => h("label", { for: id }, text);
 
   const submit = async (ev) => {
@@ -190,7 +191,7 @@ function createForm(options) {
       h("p", { class: "small muted" }, "Options left at their default do not override the preset.")),
     h("div", { class: "field-row" },
       h("label", {}, hints, " allow hints", options.hints_available === false ? " (no move advisor installed)" : ""),
-      h("label", {}, rated, " rated (leaderboard)")),
+      h("label", {}, rated, " rated (leaderboard)", ratedNote)),
     h("button", { type: "submit", class: "primary", "data-testid": "create" }, "Create table"));
 }
 

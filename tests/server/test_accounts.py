@@ -86,8 +86,8 @@ def test_look_alike_names_share_a_key_and_computer_names_are_reserved() -> None:
 
 def test_session_signatures_and_secrets() -> None:
     signer = SessionSigner("s" * 40)
-    value = signer.dumps(7)
-    assert signer.loads(value) == 7
+    value = signer.dumps(7, 2)
+    assert signer.loads(value) == (7, 2)
     assert SessionSigner("t" * 40).loads(value) is None  # another server's secret
     assert signer.loads(value[:-2] + ("AA" if not value.endswith("AA") else "BB")) is None
     assert signer.loads("") is None and signer.loads("not.a.cookie") is None
@@ -150,16 +150,19 @@ def test_sign_up_log_in_log_out_and_cookie_flags(backend: Backend) -> None:
         c.cookies.set(SESSION_COOKIE, good[:-3] + "xyz")
         assert c.get("/api/session").json() == {"account": None}
         assert log_in(c, "Ann") == ann
-        # log out: the cookie is cleared
-        r = c.delete("/api/session")
-        assert r.status_code == 200 and r.json() == {"account": None}
-        gone = session_cookie(r)[SESSION_COOKIE]
-        assert gone.value in ("", '""') and gone["httponly"] is True
-        assert c.get("/api/session").json() == {"account": None}
-    # another server process on the same database accepts the cookie (the secret is shared)
-    with backend.client() as other:
-        other.cookies.set(SESSION_COOKIE, good)
-        assert other.get("/api/session").json() == {"account": ann}
+        # another server process on the same database accepts the cookie (the secret is shared)
+        with backend.client() as other:
+            other.cookies.set(SESSION_COOKIE, good)
+            assert other.get("/api/session").json() == {"account": ann}
+            # log out: the cookie is cleared, and a copy of it kept elsewhere ends too
+            r = c.delete("/api/session")
+            assert r.status_code == 200 and r.json() == {"account": None}
+            gone = session_cookie(r)[SESSION_COOKIE]
+            assert gone.value in ("", '""') and gone["httponly"] is True
+            assert c.get("/api/session").json() == {"account": None}
+            assert other.get("/api/session").json() == {"account": None}
+        # logging in again gives a new session that works
+        assert log_in(c, "Ann") == ann and c.get("/api/session").json() == {"account": ann}
 
 
 def rated_game(c: TestClient, first: str, second: str, seed: int) -> str:

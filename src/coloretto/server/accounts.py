@@ -33,7 +33,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from confusables import normalize  # type: ignore[import-untyped]
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from sqlalchemy import Engine, insert, select
+from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..agents.registry import AGENT_NAMES
@@ -63,11 +63,13 @@ _hasher = PasswordHasher()
 
 @dataclass(frozen=True)
 class Account:
-    """A signed-up person: ``id`` (positive integer, from the store) and ``name`` (as
-    chosen at sign-up; shown on seats and on the leaderboard)."""
+    """A signed-up person: ``id`` (positive integer, from the store), ``name`` (as chosen
+    at sign-up; shown on seats and on the leaderboard) and ``session_epoch`` (moved on by
+    each log-out; a session cookie of an earlier epoch is no session)."""
 
     id: int
     name: str
+    session_epoch: int = 0
 
 
 # ----- names ----------------------------------------------------------------------------------
@@ -161,9 +163,10 @@ _DUMMY_HASH = hash_password(secrets.token_urlsafe(16))
 
 # ----- sessions -------------------------------------------------------------------------------
 class SessionSigner:
-    """Signs and checks session cookies: the value is the account id and a random session
-    nonce, signed with HMAC (``itsdangerous.URLSafeTimedSerializer``) under the server's
-    secret; a value older than ``SESSION_DAYS`` or with a wrong signature is no session."""
+    """Signs and checks session cookies: the value is the account id, its session epoch and
+    a random nonce, signed with HMAC (``itsdangerous.URLSafeTimedSerializer``) under the
+    server's secret; a value older than ``SESSION_DAYS`` or with a wrong signature is no
+    session."""
 
     def __init__(self, secret: str) -> None:
         """``secret``: at least 32 characters (``config.Settings.session_secret`` or the
@@ -176,20 +179,25 @@ class SessionSigner:
             raise ValueError("the session secret must have at least 32 characters")
         self._s = URLSafeTimedSerializer(secret, salt="coloretto-session")
 
-    def dumps(self, account_id: int) -> str:
-        """The cookie value for ``account_id``."""
-        return self._s.dumps({"a": account_id, "n": secrets.token_hex(8)})
+    def dumps(self, account_id: int, epoch: int = 0) -> str:
+        """The cookie value for ``account_id`` at session epoch ``epoch``."""
+        return self._s.dumps({"a": account_id, "e": epoch, "n": secrets.token_hex(8)})
 
-    def loads(self, value: str | None) -> int | None:
-        """The account id of a cookie value, or None (missing, forged, expired, malformed)."""
+    def loads(self, value: str | None) -> tuple[int, int] | None:
+        """``(account_id, epoch)`` of a cookie value, or None (missing, forged, expired,
+        malformed)."""
         if not value:
             return None
         try:
             data = self._s.loads(value, max_age=SESSION_DAYS * 86400)
         except (BadSignature, ValueError, UnicodeError):
             return None
-        account = data.get("a") if isinstance(data, dict) else None
-        return account if type(account) is int and account > 0 else None
+        if not isinstance(data, dict):
+            return None
+        account, epoch = data.get("a"), data.get("e")
+        if type(account) is not int or account <= 0 or type(epoch) is not int:
+            return None
+        return account, epoch
 
 
 # ----- storage --------------------------------------------------------------------------------
@@ -212,6 +220,10 @@ class AccountStore(Protocol):
     async def server_secret(self) -> str:
         """The session-signing secret kept in the store: made (64 random hex digits) on
         first use, the same for every server process sharing the store."""
+        ...
+
+    async def end_sessions(self, account_id: int) -> None:
+        """Move the account's session epoch on: every session cookie given so far ends."""
         ...
 
 
@@ -251,6 +263,14 @@ class MemoryAccountStore:
         """See ``AccountStore.server_secret`` (a new one for every store)."""
         return self._secret
 
+    async def end_sessions(self, account_id: int) -> None:
+        """See ``AccountStore.end_sessions``."""
+        with self._lock:
+            found = self._accounts.get(account_id)
+            if found is not None:
+                a = found[0]
+                self._accounts[account_id] = (Account(a.id, a.name, a.session_epoch + 1), found[1])
+
 
 class SqlAccountStore:
     """``AccountStore`` on the games' SQL database; ``run`` runs a blocking function on the
@@ -278,19 +298,27 @@ class SqlAccountStore:
     def _find(self, keys: list[str]) -> tuple[Account, str] | None:
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(AccountRow.id, AccountRow.name, AccountRow.password_hash)
+                select(AccountRow.id, AccountRow.name, AccountRow.session_epoch, AccountRow.password_hash)
                 .join(AccountNameRow, AccountNameRow.account_id == AccountRow.id)
                 .where(AccountNameRow.key.in_(keys))
                 .limit(1)
             ).first()
-        return None if row is None else (Account(int(row[0]), row[1]), row[2])
+        return None if row is None else (Account(int(row[0]), row[1], int(row[2])), row[3])
 
     def _get(self, account_id: int) -> Account | None:
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(AccountRow.id, AccountRow.name).where(AccountRow.id == account_id)
+                select(AccountRow.id, AccountRow.name, AccountRow.session_epoch).where(AccountRow.id == account_id)
             ).first()
-        return None if row is None else Account(int(row[0]), row[1])
+        return None if row is None else Account(int(row[0]), row[1], int(row[2]))
+
+    def _end_sessions(self, account_id: int) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(AccountRow)
+                .where(AccountRow.id == account_id)
+                .values(session_epoch=AccountRow.session_epoch + 1)
+            )
 
     def _secret(self) -> str:
         with self.engine.begin() as conn:
@@ -332,6 +360,10 @@ class SqlAccountStore:
         """See ``AccountStore.server_secret``."""
         result: str = await self._run(self._secret)
         return result
+
+    async def end_sessions(self, account_id: int) -> None:
+        """See ``AccountStore.end_sessions``."""
+        await self._run(self._end_sessions, account_id)
 
 
 # ----- the service ----------------------------------------------------------------------------
@@ -397,11 +429,21 @@ class Accounts:
         return found[0]
 
     async def session_cookie(self, account: Account) -> str:
-        """A signed session cookie value for ``account``."""
-        return (await self.signer()).dumps(account.id)
+        """A signed session cookie value for ``account`` (at its current session epoch)."""
+        return (await self.signer()).dumps(account.id, account.session_epoch)
 
     async def from_cookie(self, value: str | None) -> Account | None:
         """The account of a session cookie value, or None (no cookie, forged, expired,
-        account gone)."""
-        account_id = (await self.signer()).loads(value)
-        return None if account_id is None else await self.store.get(account_id)
+        ended by a log-out, account gone)."""
+        found = (await self.signer()).loads(value)
+        if found is None:
+            return None
+        account = await self.store.get(found[0])
+        return account if account is not None and account.session_epoch == found[1] else None
+
+    async def log_out(self, value: str | None) -> None:
+        """End every session of the account of the cookie ``value`` (nothing when it is no
+        session): a copy of the cookie kept elsewhere stops working too."""
+        account = await self.from_cookie(value)
+        if account is not None:
+            await self.store.end_sessions(account.id)

@@ -75,7 +75,8 @@ async def session(account: AccountDep) -> dict[str, Any]:
 
 @auth.delete("/api/session")
 async def log_out(request: Request, response: Response) -> dict[str, Any]:
-    """Sign out (the session cookie is cleared)."""
+    """Sign out: the account's sessions end (on every device) and the cookie is cleared."""
+    await _hub(request).accounts.log_out(request.cookies.get(SESSION_COOKIE))
     response.delete_cookie(
         SESSION_COOKIE,
         path="/",

@@ -107,6 +107,7 @@ class AccountRow(Base):
     name: Mapped[str] = mapped_column(String(24))
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    session_epoch: Mapped[int] = mapped_column(Integer, default=0)  # log-out moves it on: older cookies end
 
 
 class AccountNameRow(Base):

@@ -22,6 +22,7 @@ def upgrade() -> None:
         sa.Column("name", sa.String(24), nullable=False),
         sa.Column("password_hash", sa.String(255), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("session_epoch", sa.Integer, nullable=False, server_default="0"),
     )
     op.create_table(
         "account_names",

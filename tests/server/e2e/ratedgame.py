@@ -27,6 +27,7 @@ def account_client(base: str, name: str, password: str = PASSWORD) -> httpx.Clie
 def _until(ws: Any, pred: Any) -> dict[str, Any]:
     for _ in range(5000):
         m: dict[str, Any] = json.loads(ws.recv(timeout=30))
+        assert m["type"] != "error", m  # a refused action would leave the game waiting
         if pred(m):
             return m
     raise AssertionError("expected message never came")
@@ -59,7 +60,7 @@ def play_rated_game(base: str, names: tuple[str, str]) -> str:
             if m["status"] == "finished":
                 return str(tid)
             v, seat = m["version"], m["observation"]["to_move"]
-            st = m if seat == 0 else _until(s1, lambda x, v=v: x["type"] == "state" and x["version"] == v)
+            st = m if seat == 0 else _until(s1, lambda x, v=v: x["type"] == "state" and x["version"] >= v)
             time.sleep(PACE)
             socks[seat].send(json.dumps({"type": "action", "action": st["legal"][0], "version": v}))
             done = v

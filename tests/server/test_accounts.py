@@ -43,21 +43,21 @@ def err(r: Any, status: int, code: str) -> None:
     assert r.json()["error"]["code"] == code, r.text
 
 
-def sign_up(c: TestClient, name: str, password: str = PASSWORD) -> dict[str, Any]:
-    """Sign ``name`` up on ``c`` (its cookie jar then holds only that session)."""
+def _signed(c: TestClient, path: str, status: int, name: str, password: str) -> dict[str, Any]:
+    """Sign up or log in as ``name`` on ``c`` (its cookie jar then holds only that session)."""
     c.cookies.clear()
-    r = c.post("/api/accounts", json={"name": name, "password": password})
-    assert r.status_code == 201, r.text
+    r = c.post(path, json={"name": name, "password": password})
+    assert r.status_code == status, r.text
     account: dict[str, Any] = r.json()["account"]
     return account
+
+
+def sign_up(c: TestClient, name: str, password: str = PASSWORD) -> dict[str, Any]:
+    return _signed(c, "/api/accounts", 201, name, password)
 
 
 def log_in(c: TestClient, name: str, password: str = PASSWORD) -> dict[str, Any]:
-    c.cookies.clear()
-    r = c.post("/api/session", json={"name": name, "password": password})
-    assert r.status_code == 200, r.text
-    account: dict[str, Any] = r.json()["account"]
-    return account
+    return _signed(c, "/api/session", 200, name, password)
 
 
 def session_cookie(r: Any) -> SimpleCookie:

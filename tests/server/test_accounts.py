@@ -165,9 +165,10 @@ def test_sign_up_log_in_log_out_and_cookie_flags(backend: Backend) -> None:
         assert log_in(c, "Ann") == ann and c.get("/api/session").json() == {"account": ann}
 
 
-def rated_game(c: TestClient, first: str, second: str, seed: int) -> str:
+def rated_game(c: TestClient, first: str, second: str, seed: int, rematch: bool = False) -> str:
     """``first`` creates a rated table (two people and a random computer), ``second`` joins,
-    both play it to the end at random. Returns the table id."""
+    both play it to the end at random (then, with ``rematch``, both ask for the rematch).
+    Returns the table id (of the rematch with ``rematch``)."""
     log_in(c, first)
     made = c.post("/api/tables", json={"seats": RATED, "rated": True})
     assert made.status_code == 201, made.text
@@ -180,6 +181,14 @@ def rated_game(c: TestClient, first: str, second: str, seed: int) -> str:
         a.hello(made.json()["token"])
         b.hello(joined["token"])
         assert play({0: a, 1: b}, choose=lambda legal: rng.choice(legal))["status"] == "finished"
+        if rematch:
+            got = []
+            for w in (b, a):
+                w.send(type="rematch", id="r")
+                got.append(w.until(lambda m: m["type"] in ("rematch", "error")))
+            assert [m["type"] for m in got] == ["rematch", "rematch"], got
+            assert got[0]["table_id"] == got[1]["table_id"] and [m["seat"] for m in got] == [1, 0]
+            return str(got[0]["table_id"])
     return str(tid)
 
 
@@ -328,3 +337,15 @@ def test_a_database_made_before_accounts_is_migrated(kind: str, tmp_path: Any, r
     upgrade(engine)
     assert "accounts" in inspect(engine).get_table_names()
     engine.dispose()
+
+
+def test_a_rated_rematch_seats_the_same_accounts(backend: Backend) -> None:
+    with backend.client() as c:
+        ann, bob = sign_up(c, "Ann"), sign_up(c, "Bob")
+        new = rated_game(c, "Ann", "Bob", seed=4, rematch=True)
+        t = c.get(f"/api/tables/{new}").json()
+        assert t["rated"] is True and t["hints"] is False and t["status"] == "playing"
+        assert [s["name"] for s in t["seats"][:2]] == ["Ann", "Bob"]
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        seats = c.portal.call(hub.store.load_seats, new)[2]  # type: ignore[union-attr]
+        assert [s.account_id for s in seats] == [ann["id"], bob["id"], None]

@@ -20,6 +20,7 @@ implementations; each table store has one as ``store.accounts``.
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
 import re
 import secrets
@@ -157,8 +158,11 @@ def verify_password(stored: str, password: str) -> bool:
         return False
 
 
-_DUMMY_HASH = hash_password(secrets.token_urlsafe(16))
-"""Verified against when a name is unknown, so a wrong name takes as long as a wrong password."""
+@functools.cache
+def _dummy_hash() -> str:
+    """A hash to verify against when a name is unknown, so that a wrong name takes as long
+    as a wrong password (made on first use: hashing costs CPU time at start-up)."""
+    return hash_password(secrets.token_urlsafe(16))
 
 
 # ----- sessions -------------------------------------------------------------------------------
@@ -422,7 +426,7 @@ class Accounts:
         except Problem:
             keys = []
         found = await self.store.find(keys) if keys else None
-        stored = found[1] if found is not None else _DUMMY_HASH
+        stored = found[1] if found is not None else await asyncio.to_thread(_dummy_hash)
         ok = await asyncio.to_thread(verify_password, stored, password)
         if found is None or not ok:
             raise Problem(ErrorCode.BAD_LOGIN, "wrong name or password")

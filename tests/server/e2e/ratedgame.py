@@ -26,7 +26,7 @@ def account_client(base: str, name: str, password: str = PASSWORD) -> httpx.Clie
 
 def _until(ws: Any, pred: Any) -> dict[str, Any]:
     for _ in range(5000):
-        m: dict[str, Any] = json.loads(ws.recv(timeout=30))
+        m: dict[str, Any] = json.loads(ws.recv(timeout=60))
         assert m["type"] != "error", m  # a refused action would leave the game waiting
         if pred(m):
             return m
@@ -62,5 +62,6 @@ def play_rated_game(base: str, names: tuple[str, str]) -> str:
             v, seat = m["version"], m["observation"]["to_move"]
             st = m if seat == 0 else _until(s1, lambda x, v=v: x["type"] == "state" and x["version"] >= v)
             time.sleep(PACE)
-            socks[seat].send(json.dumps({"type": "action", "action": st["legal"][0], "version": v}))
+            socks[seat].send(json.dumps({"type": "action", "action": st["legal"][0], "version": v, "id": f"a{v}"}))
+            _until(socks[seat], lambda x, v=v: x["type"] == "state" and x.get("id") == f"a{v}")  # accepted
             done = v

@@ -50,18 +50,27 @@ def play_rated_game(base: str, names: tuple[str, str]) -> str:
     url = base.replace("http://", "ws://") + f"/ws/tables/{tid}"
     with connect(url) as s0, connect(url) as s1:
         socks = {0: s0, 1: s1}
+        last: dict[int, dict[str, Any]] = {}
+
+        def state(seat: int, pred: Any) -> dict[str, Any]:
+            """The seat's latest state if it satisfies ``pred``, else the next one that does."""
+            if seat in last and pred(last[seat]):
+                return last[seat]
+            m = _until(socks[seat], lambda x: x["type"] == "state" and (last.__setitem__(seat, x) or pred(x)))
+            return m
+
         for seat, ws in socks.items():
             ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
-            _until(ws, lambda m: m["type"] == "state")
+            state(seat, lambda m: True)
         done = -1
         while True:
-            m = _until(s0, lambda m, done=done: m["type"] == "state" and (
-                m["status"] == "finished" or (m["version"] > done and m["observation"]["to_move"] in socks)))
+            m = state(0, lambda m, done=done: m["status"] == "finished" or (
+                m["version"] > done and m["observation"]["to_move"] in socks))
             if m["status"] == "finished":
                 return str(tid)
             v, seat = m["version"], m["observation"]["to_move"]
-            st = m if seat == 0 else _until(s1, lambda x, v=v: x["type"] == "state" and x["version"] >= v)
+            st = state(seat, lambda x, v=v: x["version"] >= v)
             time.sleep(PACE)
             socks[seat].send(json.dumps({"type": "action", "action": st["legal"][0], "version": v, "id": f"a{v}"}))
-            _until(socks[seat], lambda x, v=v: x["type"] == "state" and x.get("id") == f"a{v}")  # accepted
+            state(seat, lambda x, v=v: x.get("id") == f"a{v}")  # accepted
             done = v

@@ -210,7 +210,7 @@ def decide_with(
     """
     try:
         return Decision(ask(agent, observation, legal, state))
-    except Exception as exc:  # noqa: BLE001 - the policy decides which failures it handles
+    except Exception as exc:
         if not policy.handles(exc):
             raise
         return recover(policy, exc, observation, legal, state, fallback_seed, agent.budget)

@@ -27,7 +27,14 @@ from ..agents.base import Agent, Budget
 from ..agents.external import EngineFailure
 from ..agents.registry import make_agent
 from ..engine.errors import ConfigurationError
-from .driver import FailurePolicy, Forfeit, SeatPlayer, deliver_results, failure_text, play_with_policy
+from .driver import (
+    FailurePolicy,
+    Forfeit,
+    SeatPlayer,
+    deliver_results,
+    failure_text,
+    play_with_policy,
+)
 
 DEFAULT_FAILURE_POLICY: Final = "forfeit"
 """What happens when an external engine fails, unless told otherwise."""

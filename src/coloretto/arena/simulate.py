@@ -39,9 +39,9 @@ from .driver import start_game
 from .failures import (
     DEFAULT_FAILURE_POLICY,
     SeatPlayer,
+    arena_policy,
     deliver_results,
     failure_info,
-    arena_policy,
     parse_failure_policy,
     play_with_policy,
 )

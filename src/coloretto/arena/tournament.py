@@ -56,9 +56,9 @@ from ..engine.seeds import AGENT, FALLBACK, GAME, SAMPLE, derive_seed
 from .driver import start_game
 from .failures import (
     SeatPlayer,
+    arena_policy,
     deliver_results,
     failure_info,
-    arena_policy,
     parse_failure_policy,
     play_with_policy,
 )

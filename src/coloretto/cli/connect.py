@@ -327,7 +327,7 @@ class _Client:
                 self.agent.reset(self.my_seat(), Rules.from_dict(obs["rules"]))
                 self.started_for = obs.get("game")
             action = ask(self.agent, self.observation(obs), [Action.from_json(a) for a in msg["legal"]])
-        except Exception as exc:  # noqa: BLE001 - the policy says which failures it handles
+        except Exception as exc:
             if not self.policy.handles(exc):
                 raise
             return self.fail_over(ws, exc)

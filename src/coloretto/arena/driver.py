@@ -45,6 +45,7 @@ for hosts that compute decisions in worker processes.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -60,6 +61,8 @@ from ..engine.record import Game
 from ..engine.rules import Rules
 from ..engine.seeds import FALLBACK, derive_seed
 from ..engine.state import GameState, new_game
+
+log = logging.getLogger(__name__)
 
 StepHook = Callable[[Game, int, Action], None]
 """Called after each action as ``hook(game, seat, action)``."""
@@ -431,13 +434,11 @@ def play_with_policy(game: Game, players: Sequence[SeatPlayer]) -> int | None:
 def deliver_results(players: Sequence[Agent], scores: list[int], winners: list[int]) -> None:
     """Tell each player ``game_over(scores, winners)`` (seats); a player that fails now is
     only logged (the game is over)."""
-    import logging
-
-    for seat, p in enumerate(players):
+    for p in players:
         try:
             p.game_over(scores, winners)
         except Exception as exc:  # noqa: BLE001 - the game is over; a dying engine is harmless
-            logging.getLogger(__name__).debug("result not delivered to seat %d: %s", seat, exc)
+            log.debug("result not delivered to seat %d (%s): %s", p.seat, p.name, exc)
 
 
 __all__ = [

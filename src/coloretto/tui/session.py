@@ -31,7 +31,7 @@ from rich.text import Text
 
 from ..agents.advisor import Advice, advise
 from ..agents.base import Agent, Budget
-from ..arena.driver import FIRST_LEGAL, decide_with
+from ..arena.driver import FIRST_LEGAL, decide_with, deliver_results
 from ..engine.actions import Action
 from ..engine.cards import COLORS, LETTERS
 from ..engine.observation import Observation, observe
@@ -106,6 +106,7 @@ class TerminalGame:
                 else:
                     self._computer_decision(seat)
             self._finish()
+            deliver_results(list(self.agents.values()), self.state.totals(), self.state.winners())
             return EXIT_OK
         except KeyboardInterrupt:
             self.console.print()

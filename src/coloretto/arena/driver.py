@@ -146,7 +146,7 @@ class Decision:
     Attributes:
         action: the action to play (legal).
         failure: ``None``, or what went wrong with the agent (``"RuntimeError: ..."``,
-            ``"answered take row 100, which is not legal"``) when the policy chose ``action``.
+            ``"seat 2 (bot) chose take row 100, which is not legal"``) when the policy chose ``action``.
     """
 
     action: Action
@@ -183,7 +183,7 @@ def ask(agent: Agent, observation: Observation, legal: Sequence[Action], state: 
     action = agent.act(observation, legal)
     if action not in legal:
         raise _NotLegal(
-            f"seat {observation.seat + 1} ({agent.name}) answered {action}, which is not legal", "§3", str(action)
+            f"seat {observation.seat + 1} ({agent.name}) chose {action}, which is not legal", "§3", str(action)
         )
     return action
 

@@ -39,14 +39,14 @@ def check_text(text: Any) -> str:
     """
     if not isinstance(text, str):
         raise Problem(ErrorCode.BAD_MESSAGE, "text must be a string")
-    text = " ".join(text.replace("\r", "\n").split("\n")).strip()
-    if not text:
+    clean = " ".join(text.replace("\r", "\n").split("\n")).strip()
+    if not clean:
         raise Problem(ErrorCode.BAD_MESSAGE, "a chat message cannot be empty")
-    if len(text) > MAX_CHARS:
-        raise Problem(ErrorCode.BAD_MESSAGE, f"a chat message has at most {MAX_CHARS} characters, not {len(text)}")
-    if not text.isprintable():
+    if len(clean) > MAX_CHARS:
+        raise Problem(ErrorCode.BAD_MESSAGE, f"a chat message has at most {MAX_CHARS} characters, not {len(clean)}")
+    if not clean.isprintable():
         raise Problem(ErrorCode.BAD_MESSAGE, "a chat message cannot hold control characters")
-    return text
+    return clean
 
 
 class ChatRoom:

@@ -41,6 +41,10 @@ Lobby (lobby.js)
 - `#rated` "rated (leaderboard)": test_lobby_form_links_and_joining
 - `[data-testid=create]` "Create table": test_lobby_form_links_and_joining
 - `#lb-computers` "include games against computer players": test_replay_controls_and_error_pages
+- `#time-control` "Time control" (no clock, a per-move clock, turn-based): test_tables.py::test_a_clock_runs_out_and_the_computer_moves
+- `#clock-agent` "Plays when time runs out": test_tables.py::test_a_clock_runs_out_and_the_computer_moves
+- `#private` "Private table": test_tables.py::test_a_private_table_the_host_and_the_chat
+- `[data-testid=my-table]` "To your seat" (Your tables, with "Your turn"): test_tables.py::test_a_private_table_the_host_and_the_chat
 
 Live table (table.js, board.js)
 - `[data-testid=back-to-lobby]` "Back to the lobby" (unknown table, replay not ready): test_replay_controls_and_error_pages
@@ -67,6 +71,10 @@ Live table (table.js, board.js)
 - `[data-testid=rematch]` "Rematch": test_hand_over_a_disconnected_seat_and_watch_the_rematch
 - `[data-testid=join-rematch]` "Watch the rematch" (a spectator; "Join the rematch": test_browser.py): test_hand_over_a_disconnected_seat_and_watch_the_rematch
 - `[data-testid=record]` "Download record" (table and replay): test_playing_keys_hints_and_leaving
+- `[data-testid=replace]` "Replace with a computer" (the host; an absent or idle player): test_tables.py::test_a_private_table_the_host_and_the_chat
+- `#chat-text` the chat message (Enter sends): test_tables.py::test_a_private_table_the_host_and_the_chat
+- `[data-testid=chat-send]` "Send": test_tables.py::test_a_private_table_the_host_and_the_chat
+- `[data-testid=chat-mute]` "Mute chat" / "Show chat" (remembered): test_tables.py::test_a_private_table_the_host_and_the_chat
 - `[data-testid=replay]` "Replay move by move": test_playing_keys_hints_and_leaving
 
 Replay (replay.js)

@@ -415,6 +415,7 @@ class Hub:
         await self.store.set_seat_control(t.id, seat, "computer", agent, True)
         sd = t.data.seats[seat]
         sd.kind, sd.agent, sd.handed_over = "computer", agent, True
+        t.turn = None  # a person's decision (and its clock) starts again when the seat is taken back
         for c in t.conns:
             c.send_state(t)
 

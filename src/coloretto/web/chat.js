@@ -25,7 +25,7 @@ export class ChatBox {
     this.seats = [];
     this.mySeat = null;
     this.list = h("ol", { class: "chat-list", "aria-live": "polite", "data-testid": "chat-list" });
-    this.input = h("input", { id: "chat-text", maxlength: MAX_CHARS, autocomplete: "off", "data-testid": "chat-text" });
+    this.input = h("input", { id: "chat-text", maxlength: MAX_CHARS, autocomplete: "off" });
     this.form = h("form", { class: "chat-form", onsubmit: (ev) => { ev.preventDefault(); this.submit(); } },
       h("label", { for: "chat-text", class: "sr-only" }, t("chat.label")), this.input,
       h("button", { type: "submit", "data-testid": "chat-send" }, t("chat.send")));

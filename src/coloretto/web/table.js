@@ -207,7 +207,7 @@ class TableView {
         this.mySeat === null && this.role === "spectator" ? h("span", { class: "pill" }, "watching") : null,
         h("span", { class: `conn-dot conn-${this.conn}`, title: `connection: ${this.conn}` }, this.conn === "open" ? "live" : this.conn)),
       h("p", { class: "small muted" }, rulesSummary(this.obs ? this.obs.rules : t.rules, t)),
-      h("p", { class: "small muted", "data-testid": "table-options" }, timeControlText(t.time_control),
+      h("div", { class: "small muted", "data-testid": "table-options" }, timeControlText(t.time_control),
         t.private ? [" \u00b7 ", tr("table.private")] : null,
         t.host !== null && t.host !== undefined && t.host === this.mySeat ? [" \u00b7 ", tr("host.you")] : null),
       this.soundSwitch(),

@@ -56,7 +56,7 @@ function renderMine(el, mine) {
   setChildren(el, h("section", { class: "panel", "data-testid": "my-tables" }, h("h2", {}, tr("lobby.my_tables")),
     h("ul", { class: "table-list" }, sorted.map((m) => h("li", { class: "table-item", "data-table": m.table.id },
       h("div", {},
-        h("b", {}, m.table.title || `Table ${m.table.id}`), " ",
+        h("b", {}, m.table.title || tr("lobby.table", { id: m.table.id })), " ",
         m.your_turn ? h("span", { class: "badge your-turn", "data-testid": "your-turn" }, tr("lobby.your_turn")) : null,
         m.table.private ? h("span", { class: "badge" }, tr("table.private")) : null,
         h("div", { class: "small muted" }, timeControlText(m.table.time_control)),

@@ -62,7 +62,7 @@ def clock_left(page: Any) -> int:
 
 
 # ----- time controls ----------------------------------------------------------------------------
-def test_the_clock_counts_down_for_everyone(web_server: Any, new_page: Any) -> None:
+def test_the_clock_counts_down_for_everyone(web_server: Any, new_page: Any, screenshots: Path) -> None:
     """A 20 s clock: the player and a spectator see it count down; a move in time is the
     player's own (no computer, no time-out in the log)."""
     base = web_server.url
@@ -80,6 +80,7 @@ def test_the_clock_counts_down_for_everyone(web_server: Any, new_page: Any) -> N
     assert "Ann" in spectator.inner_text("[data-testid=clock]")
     time.sleep(2.2)
     assert clock_left(ann) <= first - 1 and clock_left(spectator) <= first - 1
+    ann.screenshot(path=str(screenshots / "table-clock.png"))
     version = attr(ann, "version")
     ann.locator(f"{VIEW} button.action:enabled").first.click()
     ann.wait_for_function("v => document.querySelector('#table-view').dataset.version !== v", arg=version)
@@ -109,7 +110,7 @@ def test_a_clock_runs_out_and_the_computer_moves(web_server: Any, new_page: Any)
 EVIL = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
 
 
-def test_a_private_table_the_host_and_the_chat(web_server: Any, new_page: Any) -> None:
+def test_a_private_table_the_host_and_the_chat(web_server: Any, new_page: Any, screenshots: Path) -> None:
     base = web_server.url
     public = httpx.post(f"{base}/api/tables", json={"name": "Eve", "seats": [{"kind": "human"}] * 2}).json()["table"]["id"]
     ann = new_page()
@@ -169,6 +170,7 @@ def test_a_private_table_the_host_and_the_chat(web_server: Any, new_page: Any) -
     cathy.click("[data-testid=chat-mute]")
     assert cathy.locator("[data-testid=chat-list] .chat-text").all_inner_texts() == [EVIL, "good luck"]
     assert cathy.evaluate("() => localStorage.getItem('coloretto.chat.muted')") == "0"
+    cathy.screenshot(path=str(screenshots / "table-chat.png"), full_page=True)
 
     # Bob's tab closes: Ann, the host, replaces him at once (no hand-over delay); Bob
     # cannot replace anyone (he is not the host), and spectators see no such button

@@ -19,7 +19,7 @@ from .live import LiveTable
 from .newtable import DEFAULT_AGENT
 from .schemas import CreateTable, JoinTable, MyTables, SeatGranted
 from .store import token_hash
-from .timecontrol import CLOCK_AGENTS, DAY_SECONDS, DEFAULT_CLOCK_AGENT
+from .timecontrol import CLOCK_AGENTS, DAY_SECONDS, DEFAULT_CLOCK_AGENT, seconds_json
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 """The browser client's files (``/`` and ``/static/...``)."""
@@ -78,8 +78,8 @@ async def options(hub: HubDep) -> dict[str, Any]:
         "handover_after_seconds": hub.settings.handover_after,
         "time_controls": {
             "kinds": ["none", "move", "day"],
-            "move_seconds": list(hub.settings.move_clocks),
-            "day_seconds": DAY_SECONDS,
+            "move_seconds": [seconds_json(s) for s in hub.settings.move_clocks],
+            "day_seconds": seconds_json(DAY_SECONDS),
             "agents": list(CLOCK_AGENTS),
             "default_agent": DEFAULT_CLOCK_AGENT,
         },

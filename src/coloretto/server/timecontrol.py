@@ -42,6 +42,11 @@ DEFAULT_CLOCK_AGENT = "medium"
 """The clock's computer player when the table names none."""
 
 
+def seconds_json(seconds: float) -> int | float:
+    """``seconds`` as JSON shows it: a whole number without ``.0`` (20, not 20.0)."""
+    return int(seconds) if float(seconds).is_integer() else float(seconds)
+
+
 def check_time_control(raw: Any, move_clocks: Sequence[float] = MOVE_CLOCKS) -> dict[str, Any]:
     """The stored time control of a create-table request's ``time_control``: ``None`` or
     ``{"kind": "none"}``; ``{"kind": "move", "seconds": S, "agent": A}`` with ``S`` one of
@@ -49,7 +54,8 @@ def check_time_control(raw: Any, move_clocks: Sequence[float] = MOVE_CLOCKS) -> 
     ``A`` (default ``DEFAULT_CLOCK_AGENT``) is one of ``CLOCK_AGENTS``.
 
     Returns:
-        ``{"kind": "none"}`` or ``{"kind": K, "seconds": float, "agent": str}``.
+        ``{"kind": "none"}`` or ``{"kind": K, "seconds": S, "agent": str}`` (``S`` as
+        ``seconds_json`` writes it).
 
     Raises:
         Problem: ``bad_request`` (unknown kind or fields, a clock not offered), ``bad_agent``.
@@ -75,11 +81,11 @@ def check_time_control(raw: Any, move_clocks: Sequence[float] = MOVE_CLOCKS) -> 
     if kind == "day":
         if seconds is not None and seconds != DAY_SECONDS:
             raise Problem(ErrorCode.BAD_REQUEST, f"time_control: a turn-based table has {DAY_SECONDS:g} s per move, not {seconds!r}")
-        return {"kind": "day", "seconds": DAY_SECONDS, "agent": agent}
+        return {"kind": "day", "seconds": seconds_json(DAY_SECONDS), "agent": agent}
     offered = ", ".join(f"{s:g}" for s in move_clocks)
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or float(seconds) not in move_clocks:
         raise Problem(ErrorCode.BAD_REQUEST, f"time_control.seconds must be one of {offered}, not {seconds!r}")
-    return {"kind": "move", "seconds": float(seconds), "agent": agent}
+    return {"kind": "move", "seconds": seconds_json(seconds), "agent": agent}
 
 
 @dataclass(frozen=True)

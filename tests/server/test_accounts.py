@@ -295,7 +295,7 @@ def test_the_store_holds_one_seat_per_account(backend: Backend) -> None:
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_a_database_made_before_accounts_is_migrated(kind: str, tmp_path: Any, request: pytest.FixtureRequest) -> None:
-    """A database at the first schema, holding a finished rated game of two names, is
+    """A database at the schema before accounts, holding a finished rated game of two names, is
     upgraded: accounts appear, its results stay (with no account, so they are not rated)."""
     from alembic import command
     from alembic.config import Config
@@ -308,7 +308,7 @@ def test_a_database_made_before_accounts_is_migrated(kind: str, tmp_path: Any, r
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0001")
+        command.upgrade(cfg, "0002")
     assert "accounts" not in inspect(engine).get_table_names()
     stamp = now()
     with engine.begin() as conn:
@@ -332,7 +332,7 @@ def test_a_database_made_before_accounts_is_migrated(kind: str, tmp_path: Any, r
     # downgrade and upgrade again: the migration runs both ways
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.downgrade(cfg, "0001")
+        command.downgrade(cfg, "0002")
     assert "accounts" not in inspect(engine).get_table_names()
     upgrade(engine)
     assert "accounts" in inspect(engine).get_table_names()

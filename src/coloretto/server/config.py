@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from .timecontrol import MOVE_CLOCKS
+
 DEFAULT_DATABASE_URL = "sqlite:///./coloretto.db"
 
 
@@ -47,6 +49,8 @@ class Settings:
         session_secret: the key that signs session cookies (at least 32 characters), from
             ``COLORETTO_SESSION_SECRET``; None: a random key made once and kept in the
             database, shared by every server process using it.
+        move_clocks: the per-move clocks (seconds) a table may choose
+            (``timecontrol.MOVE_CLOCKS`` by default).
     """
 
     database_url: str = DEFAULT_DATABASE_URL
@@ -62,6 +66,7 @@ class Settings:
     agent_threads: int = 2
     process_id: str = field(default_factory=lambda: os.urandom(4).hex())
     session_secret: str | None = field(default_factory=lambda: os.environ.get("COLORETTO_SESSION_SECRET") or None)
+    move_clocks: tuple[float, ...] = MOVE_CLOCKS
 
     def __post_init__(self) -> None:
         self.database_url = normalize_database_url(self.database_url)

@@ -5,6 +5,7 @@ seats and rules, the deal, and the creator's seat token. Pure: nothing is stored
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ from ..engine.state import new_game
 from .accounts import Account
 from .errors import ErrorCode, Problem
 from .store import SeatData, TableData, now, token_hash
+from .timecontrol import MOVE_CLOCKS, check_time_control
 
 DEFAULT_AGENT = "medium"
 """The computer player of a computer seat, or of a hand-over, when none is named."""
@@ -137,6 +139,22 @@ def seat_creator(
     return seat, token
 
 
+def table_options(
+    *, private: Any, time_control: Any, host: int | None, move_clocks: Sequence[float] = MOVE_CLOCKS
+) -> dict[str, Any]:
+    """The stored options of a new table (``TableData.options``): ``private`` (not listed
+    in the lobby, joined through its invite link), ``host`` (the creator's seat, who may
+    replace an absent or idle player; None when the creator took no seat) and
+    ``time_control`` (``timecontrol.check_time_control``).
+
+    Raises:
+        Problem: ``bad_request`` (private not a boolean, a bad time control), ``bad_agent``.
+    """
+    if not isinstance(private, bool):
+        raise Problem(ErrorCode.BAD_REQUEST, f"private must be true or false, not {private!r}")
+    return {"private": private, "host": host, "time_control": check_time_control(time_control, move_clocks)}
+
+
 @dataclass(frozen=True)
 class NewTable:
     """A table to store: its data, and the creator's seat and token (None, None when the
@@ -157,14 +175,18 @@ def new_table(
     hints: bool,
     rated: bool,
     title: str,
+    private: bool = False,
+    time_control: Any = None,
+    move_clocks: Sequence[float] = MOVE_CLOCKS,
     account: Account | None = None,
 ) -> NewTable:
-    """Check a create-table request (docs/web-api.md ``POST /api/tables``) and deal.
-    ``account``: the signed-in creator; a rated table needs one (``check_rated``), and the
-    creator's seat is then the account's.
+    """Check a create-table request (docs/web-api.md ``POST /api/tables``) and deal; the
+    creator is the table's host (``table_options``). ``account``: the signed-in creator; a
+    rated table needs one (``check_rated``), and the creator's seat is then the account's.
 
     Raises:
-        Problem: bad seats, rules, preset, agent or name; a rated table not allowed.
+        Problem: bad seats, rules, preset, agent, name, privacy or time control; a rated
+            table not allowed.
     """
     if not 2 <= len(seats) <= 5:
         raise Problem(ErrorCode.BAD_REQUEST, f"a table has 2 to 5 seats, not {len(seats)}")
@@ -173,6 +195,7 @@ def new_table(
     if rated:
         check_rated(rows, hints, account)
     creator, token = seat_creator(rows, name, seat, account if rated else None)
+    options = table_options(private=private, time_control=time_control, host=creator, move_clocks=move_clocks)
     seed = secrets.randbits(63)
     try:
         state = new_game(r, seed, preset_name=preset)
@@ -183,5 +206,6 @@ def new_table(
         id=secrets.token_urlsafe(6), title=title, status=status, rules=r.to_dict(), preset=preset,
         hints=hints, rated=rated, seed=seed, setup=[setup_to_json(s) for s in state.setups if s is not None],
         version=0, created_at=now(), finished_at=None, rematch_id=None, seats=rows, codes=[],
+        options=options,
     )
     return NewTable(data, creator, token)

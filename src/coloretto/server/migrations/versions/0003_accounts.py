@@ -1,16 +1,16 @@
 """Accounts: ``accounts``, ``account_names`` (unique name keys), ``server_keys``, and the
 account of a rated game's seats and results (``seats.account_id``, ``results.account_id``).
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0003
+Revises: 0002
 Create Date: 2026-12-01
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision = "0001"
+revision = "0003"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,317 @@
+# mypy: disable-error-code="no-any-return, return-value"
+# (Numba kernels compute with numpy scalar types; their int annotations document intent.)
+"""Compiled kernels of the batched environment (``coloretto.envs.vector``): N games stepped
+at once, each a fast state (``layout``), with the seats either decided by the caller or
+played inside the kernel by a compiled policy (``random``, ``greedy``).
+
+One env holds one game at a time. Game ``e`` of env ``i`` (``e = 0, 1, ...``: the games it
+has dealt so far) is game ``index = e * num_envs + i`` of the run with root ``seed``: it is
+dealt from ``game_seed = derive_seed(seed, GAME, index)`` exactly as
+``engine.state.new_game(rules, game_seed)`` deals it (``kernels.deal``; later games of a
+match from ``derive_seed(game_seed, MATCH_GAME, g)``; chosen starting colours shuffle the
+pile from the setup's shuffle seed, ``kernels.choose_color``), and a seat played inside the
+kernel draws from ``Rng(derive_seed(game_seed, AGENT, seat))`` as the agent
+``make_agent(spec, agent_seed)`` of ``arena.simulate`` would. So every game can be
+replayed in the engine (``tests/envs/test_vector.py`` does).
+
+Arrays of a batch (``n`` envs, ``P`` players):
+
+=================  ==========================  ==============================================
+``states``         int32 (n, layout.SIZE)      the games
+``pol``            int32 (n, MAX_SEATS)        per seat: ``EXTERNAL`` (-1, the caller
+                                               decides) or a ``layout.POLICY_*``
+``rngs``           uint64 (n, MAX_SEATS)       per seat: its ``Rng`` state
+``game_seeds``     uint64 (n,)                 seed the current game (match) was dealt from
+``shuffle_seeds``  uint64 (n,)                 chosen-start shuffle seed of the current game
+``episodes``       int64 (n,)                  games dealt so far by each env
+``obs``            float32 (n, F)              observation of the seat to move
+``masks``          bool (n, NUM_DISTINCT_...)  its legal action codes
+``rewards``        float32 (n, P)              each seat's reward of a game that ended in
+                                               this step (0 otherwise)
+``dones``          bool (n,)                   a game ended in this step (the env then
+                                               holds its next game)
+=================  ==========================  ==============================================
+
+Observation kinds (``obs_kind``): ``OBS_ENCODING``, the one observation encoding of
+``coloretto.envs.encoding`` (its compiled twin, ``encode_into``), and ``OBS_FEATURES``,
+the fast core's position features ``fastcore.value.features`` (what the trained policy of
+``coloretto.agents.policy`` reads). Rewards (``reward_kind``): ``REWARD_MARGIN``, own total
+minus the best other total; ``REWARD_WIN``, 1/k for each of the k seats sharing the highest
+total, 0 for the others (docs/rules.md §6.5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
+
+import numpy as np
+
+from .._optional import require
+
+_numba = require("numba", "fast", "the fast core")
+_F = TypeVar("_F", bound=Callable[..., Any])
+njit: Callable[..., Callable[[_F], _F]] = _numba.njit
+prange = _numba.prange
+
+from . import kernels as K  # noqa: E402
+from . import value as V  # noqa: E402
+from .layout import (  # noqa: E402
+    CHOOSE,
+    COLLECTION_SIZE,
+    GAME,
+    GAME_END,
+    MAX_SEATS,
+    NUM_DISTINCT_ACTIONS,
+    OVER,
+    PHASE,
+    TO_MOVE,
+    TOTALS,
+    N,
+)
+
+EXTERNAL: Final = -1
+"""``pol`` value of a seat the caller decides."""
+OBS_ENCODING: Final = 0
+OBS_FEATURES: Final = 1
+REWARD_MARGIN: Final = 0
+REWARD_WIN: Final = 1
+NO_ERROR: Final = -1
+
+
+@njit(cache=True)
+def encode_into(s: np.ndarray, seat: int, out: np.ndarray) -> None:
+    """Write the observation encoding of ``s`` seen from ``seat`` into ``out`` (float32,
+    ``OBSERVATION_SIZE``): the compiled twin of ``coloretto.envs.encoding.encode``."""
+    for i in range(out.shape[0]):
+        out[i] = 0.0
+
+
+@njit(cache=True)
+def _write_obs(
+    s: np.ndarray, kind: int, obs: np.ndarray, mask: np.ndarray, codes: np.ndarray, cnt: np.ndarray
+) -> None:
+    for a in range(NUM_DISTINCT_ACTIONS):
+        mask[a] = False
+    k = K.legal_codes(s, codes)
+    for j in range(k):
+        mask[codes[j]] = True
+    seat = s[TO_MOVE]
+    if kind == OBS_FEATURES:
+        V.features(s, obs, cnt)
+    else:
+        encode_into(s, seat, obs)
+
+
+@njit(cache=True)
+def _deal_game(s: np.ndarray, g: int, game_seed: np.uint64) -> np.uint64:
+    """Deal game ``g`` of the match started from ``game_seed`` (``engine.state.new_game``);
+    return the chosen-start shuffle seed."""
+    seed = game_seed if g == 0 else K.derive_seed2(game_seed, K.STREAM_MATCH_GAME, g)
+    deal_rng = np.empty(1, np.uint64)
+    K.rng_seed(deal_rng, K.derive_seed1(seed, K.STREAM_DEAL))
+    s[GAME] = g
+    return K.deal(s, deal_rng, -1, -1)
+
+
+@njit(cache=True)
+def _new_game(
+    template: np.ndarray,
+    seed: np.uint64,
+    num_envs: int,
+    i: int,
+    states: np.ndarray,
+    rngs: np.ndarray,
+    game_seeds: np.ndarray,
+    shuffle_seeds: np.ndarray,
+    episodes: np.ndarray,
+) -> None:
+    s = states[i]
+    s[:] = template
+    game_seed = K.derive_seed2(seed, K.STREAM_GAME, episodes[i] * num_envs + i)
+    episodes[i] += 1
+    game_seeds[i] = game_seed
+    for p in range(template[N]):
+        K.rng_seed(rngs[i, p:], K.derive_seed2(game_seed, K.STREAM_AGENT, p))
+    shuffle_seeds[i] = _deal_game(s, 0, game_seed)
+
+
+@njit(cache=True)
+def _rewards(s: np.ndarray, kind: int, out: np.ndarray) -> None:
+    n = s[N]
+    best = s[TOTALS]
+    for p in range(1, n):
+        best = max(best, s[TOTALS + p])
+    ties = 0
+    for p in range(n):
+        if s[TOTALS + p] == best:
+            ties += 1
+    for p in range(n):
+        t = s[TOTALS + p]
+        if kind == REWARD_WIN:
+            out[p] = 1.0 / ties if t == best else 0.0
+        else:
+            other = -(1 << 30)
+            for q in range(n):
+                if q != p:
+                    other = max(other, s[TOTALS + q])
+            out[p] = t - other
+
+
+@njit(cache=True)
+def _advance(
+    template: np.ndarray,
+    seed: np.uint64,
+    num_envs: int,
+    i: int,
+    states: np.ndarray,
+    pol: np.ndarray,
+    rngs: np.ndarray,
+    game_seeds: np.ndarray,
+    shuffle_seeds: np.ndarray,
+    episodes: np.ndarray,
+    reward_kind: int,
+    rew: np.ndarray,
+    codes: np.ndarray,
+    opts: np.ndarray,
+    cnt: np.ndarray,
+) -> bool:
+    """Play env ``i`` on until a seat the caller decides is to move: seats with a compiled
+    policy move, a game of a match that ended deals the next, a finished game writes its
+    rewards to ``rew`` and is replaced by the env's next game. Returns whether a game
+    ended."""
+    s = states[i]
+    done = False
+    while True:
+        phase = s[PHASE]
+        if phase == GAME_END:
+            shuffle_seeds[i] = _deal_game(s, s[GAME] + 1, game_seeds[i])
+            continue
+        if phase == OVER:
+            _rewards(s, reward_kind, rew)
+            done = True
+            _new_game(template, seed, num_envs, i, states, rngs, game_seeds, shuffle_seeds, episodes)
+            continue
+        seat = s[TO_MOVE]
+        policy = pol[i, seat]
+        if policy == EXTERNAL:
+            return done
+        code = K._choose_at(s, policy, rngs[i], seat, codes, opts, cnt)
+        if phase == CHOOSE:
+            K.choose_color(s, code, shuffle_seeds[i])
+        else:
+            K.apply_code(s, code, cnt)
+
+
+@njit(cache=True)
+def _block(num_envs: int, blocks: int, b: int) -> tuple[int, int]:
+    return num_envs * b // blocks, num_envs * (b + 1) // blocks
+
+
+@njit(cache=True, parallel=True)
+def reset_all(
+    template: np.ndarray,
+    seed: np.uint64,
+    states: np.ndarray,
+    pol: np.ndarray,
+    rngs: np.ndarray,
+    game_seeds: np.ndarray,
+    shuffle_seeds: np.ndarray,
+    episodes: np.ndarray,
+    obs_kind: int,
+    obs: np.ndarray,
+    masks: np.ndarray,
+    blocks: int,
+) -> None:
+    """Deal game 0 of every env (``episodes`` is set to 0 first), play the compiled seats
+    up to the first decision of a caller's seat and write its observation and mask."""
+    num_envs = states.shape[0]
+    for b in prange(blocks):
+        lo, hi = _block(num_envs, blocks, b)
+        codes = np.empty(NUM_DISTINCT_ACTIONS, np.int32)
+        opts = np.empty(NUM_DISTINCT_ACTIONS, np.int32)
+        cnt = np.empty(COLLECTION_SIZE, np.int64)
+        rew = np.zeros(MAX_SEATS, np.float32)
+        for i in range(lo, hi):
+            episodes[i] = 0
+            _new_game(template, seed, num_envs, i, states, rngs, game_seeds, shuffle_seeds, episodes)
+            _advance(
+                template, seed, num_envs, i, states, pol, rngs, game_seeds, shuffle_seeds,
+                episodes, REWARD_MARGIN, rew, codes, opts, cnt,
+            )  # fmt: skip
+            _write_obs(states[i], obs_kind, obs[i], masks[i], codes, cnt)
+
+
+@njit(cache=True)
+def first_illegal(masks: np.ndarray, actions: np.ndarray) -> int:
+    """Index of the first env whose action is not legal (``masks``), or ``NO_ERROR``."""
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= NUM_DISTINCT_ACTIONS or not masks[i, a]:
+            return i
+    return NO_ERROR
+
+
+@njit(cache=True, parallel=True)
+def step_all(
+    template: np.ndarray,
+    seed: np.uint64,
+    states: np.ndarray,
+    pol: np.ndarray,
+    rngs: np.ndarray,
+    game_seeds: np.ndarray,
+    shuffle_seeds: np.ndarray,
+    episodes: np.ndarray,
+    actions: np.ndarray,
+    obs_kind: int,
+    reward_kind: int,
+    obs: np.ndarray,
+    masks: np.ndarray,
+    rewards: np.ndarray,
+    dones: np.ndarray,
+    blocks: int,
+) -> None:
+    """Apply ``actions[i]`` (legal: see ``first_illegal``) for the seat to move in every
+    env, play the compiled seats on (``_advance``), and write the observation and mask of
+    the next caller's decision, the rewards and the done flags."""
+    num_envs = states.shape[0]
+    for b in prange(blocks):
+        lo, hi = _block(num_envs, blocks, b)
+        codes = np.empty(NUM_DISTINCT_ACTIONS, np.int32)
+        opts = np.empty(NUM_DISTINCT_ACTIONS, np.int32)
+        cnt = np.empty(COLLECTION_SIZE, np.int64)
+        for i in range(lo, hi):
+            s = states[i]
+            rewards[i, :] = 0.0
+            if s[PHASE] == CHOOSE:
+                K.choose_color(s, actions[i], shuffle_seeds[i])
+            else:
+                K.apply_code(s, actions[i], cnt)
+            dones[i] = _advance(
+                template, seed, num_envs, i, states, pol, rngs, game_seeds, shuffle_seeds,
+                episodes, reward_kind, rewards[i], codes, opts, cnt,
+            )  # fmt: skip
+            _write_obs(s, obs_kind, obs[i], masks[i], codes, cnt)
+
+
+@njit(cache=True, parallel=True)
+def random_actions(masks: np.ndarray, rngs: np.ndarray, out: np.ndarray, blocks: int) -> None:
+    """``out[i]`` = a uniformly drawn legal code of ``masks[i]`` (``below(k)`` of
+    ``Rng`` state ``rngs[i]`` over the ``k`` legal codes, ascending; none drawn when
+    ``k == 1``)."""
+    num_envs = masks.shape[0]
+    for b in prange(blocks):
+        lo, hi = _block(num_envs, blocks, b)
+        for i in range(lo, hi):
+            k = 0
+            for a in range(NUM_DISTINCT_ACTIONS):
+                if masks[i, a]:
+                    k += 1
+            j = 0 if k == 1 else K._below_at(rngs, i, k)
+            for a in range(NUM_DISTINCT_ACTIONS):
+                if masks[i, a]:
+                    if j == 0:
+                        out[i] = a
+                        break
+                    j -= 1
+

@@ -184,7 +184,8 @@ def load_policy(name: str) -> PolicyModel:
 
 
 class PolicyAgent(Agent):
-    """The ``policy:FILE`` agent: the trained policy's best legal action (module docstring).
+    """The ``policy:FILE`` agent (``policy`` alone: the built-in policy): the trained
+    policy's best legal action (module docstring). The budget is not used.
 
     Raises:
         ConfigurationError: (construction) the policy cannot be loaded.
@@ -192,7 +193,9 @@ class PolicyAgent(Agent):
 
     name: ClassVar[str] = "policy"
 
-    def __init__(self, source: str, seed: int = 0, budget: Budget | None = None) -> None:
+    def __init__(
+        self, seed: int = 0, budget: Budget | None = None, source: str = BUILTIN_NAME
+    ) -> None:
         super().__init__(seed=seed, budget=budget)
         self.model = load_policy(source)
         self.source = source

@@ -237,7 +237,7 @@ def train_policy(
                 loss.backward()
                 nn.utils.clip_grad_norm_(net.parameters(), 0.5)
                 opt.step()
-                update_loss += float(loss)
+                update_loss += float(loss.detach())
                 steps += 1
         updates += 1
         losses.append(update_loss / steps)

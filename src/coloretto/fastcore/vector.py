@@ -54,19 +54,50 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 njit: Callable[..., Callable[[_F], _F]] = _numba.njit
 prange = _numba.prange
 
+from ..envs import encoding as _enc  # noqa: E402
 from . import kernels as K  # noqa: E402
 from . import value as V  # noqa: E402
 from .layout import (  # noqa: E402
+    CAPS,
+    CARDS_PER_COLOR,
     CHOOSE,
+    CHOSEN,
+    CHOSEN_LEN,
+    COLL,
+    COLL_CELLS,
     COLLECTION_SIZE,
+    DRAWN,
     GAME,
     GAME_END,
+    GOLDEN_JOKER,
+    GOLDEN_JOKERS,
+    INPLAY,
+    JOKER,
+    JOKERS,
+    LAST_ROUND,
+    LAST_ROUND_CARD,
     MAX_SEATS,
+    NEG,
+    NO_CARD,
+    NROWS,
+    NUM_COLORS,
     NUM_DISTINCT_ACTIONS,
+    NUM_PLUS2,
+    OUT,
     OVER,
     PHASE,
+    PILE,
+    PILE_LEN,
+    PLUS2,
+    ROW_CELLS,
+    ROW_LEN,
+    ROW_TAKER,
+    ROWS,
+    TABLE,
+    TABLE_CELLS,
     TO_MOVE,
     TOTALS,
+    UNTAKEN,
     N,
 )
 
@@ -79,12 +110,89 @@ REWARD_WIN: Final = 1
 NO_ERROR: Final = -1
 
 
+# ----- the observation encoding (envs.encoding), field offsets as compile-time ints ---------
+_AT: Final = {f.name: int(f.start) for f in _enc.FEATURES}
+_SEAT_PRESENT: Final = _AT["seat_present"]
+_COLLECTION: Final = _AT["collection"]
+_OUT_AT: Final = _AT["out"]
+_TO_MOVE_AT: Final = _AT["to_move"]
+_ROW_PRESENT: Final = _AT["row_present"]
+_ROW_CAPACITY: Final = _AT["row_capacity"]
+_ROW_TAKEN: Final = _AT["row_taken"]
+_ROW_CARDS: Final = _AT["row_cards"]
+_DRAWN_AT: Final = _AT["drawn_card"]
+_CARDS_LEFT: Final = _AT["cards_left"]
+_ABOVE_LAST: Final = _AT["cards_above_last_round"]
+_LAST_ROUND_AT: Final = _AT["last_round"]
+_UNSEEN: Final = _AT["unseen"]
+_PHASE_AT: Final = _AT["phase"]
+_IN_PLAY_AT: Final = _AT["colors_in_play"]
+_SCORE_TABLE: Final = _AT["score_table"]
+_NEGATIVE: Final = _AT["negative_factor"]
+_DECK_SIZE: Final = float(_enc.DECK_SIZE)
+OBSERVATION_SIZE: Final = int(_enc.OBSERVATION_SIZE)
+
+
 @njit(cache=True)
-def encode_into(s: np.ndarray, seat: int, out: np.ndarray) -> None:
-    """Write the observation encoding of ``s`` seen from ``seat`` into ``out`` (float32,
-    ``OBSERVATION_SIZE``): the compiled twin of ``coloretto.envs.encoding.encode``."""
-    for i in range(out.shape[0]):
-        out[i] = 0.0
+def encode_into(s: np.ndarray, seat: int, x: np.ndarray) -> None:
+    """Write the observation tensor of ``s`` seen from ``seat`` into ``x`` (float32,
+    ``OBSERVATION_SIZE``): the compiled twin of ``coloretto.envs.encoding.encode`` of
+    ``observe(state, seat)`` (same fields, same values; only public information: the draw
+    pile's composition and the depth of the Last Round card, never its order)."""
+    for i in range(OBSERVATION_SIZE):
+        x[i] = 0.0
+    n = s[N]
+    for i in range(n):
+        p = (seat + i) % n
+        x[_SEAT_PRESENT + i] = 1.0
+        for c in range(COLLECTION_SIZE):
+            x[_COLLECTION + COLLECTION_SIZE * i + c] = s[COLL + COLL_CELLS * p + c]
+        x[_OUT_AT + i] = s[OUT + p]
+    mover = s[TO_MOVE]
+    if mover >= 0:
+        x[_TO_MOVE_AT + (mover - seat) % n] = 1.0
+    for r in range(s[NROWS]):
+        x[_ROW_PRESENT + r] = 1.0
+        x[_ROW_CAPACITY + r] = s[CAPS + r]
+        x[_ROW_TAKEN + r] = 1.0 if s[ROW_TAKER + r] != UNTAKEN else 0.0
+        for i in range(s[ROW_LEN + r]):
+            x[_ROW_CARDS + COLLECTION_SIZE * r + s[ROWS + ROW_CELLS * r + i]] += 1.0
+    if s[DRAWN] != NO_CARD:
+        x[_DRAWN_AT + s[DRAWN]] = 1.0
+    x[_CARDS_LEFT] = K.cards_left(s) / _DECK_SIZE
+    length = s[PILE_LEN]
+    last = s[LAST_ROUND] != 0
+    if not last:
+        for i in range(length):
+            if s[PILE + i] == LAST_ROUND_CARD:
+                x[_ABOVE_LAST] = (length - 1 - i) / _DECK_SIZE
+                break
+    x[_LAST_ROUND_AT] = 1.0 if last else 0.0
+    phase = s[PHASE]
+    mask = s[INPLAY]
+    if phase == CHOOSE:
+        for c in range(NUM_COLORS):
+            if (mask >> c) & 1:
+                k = CARDS_PER_COLOR
+                for j in range(s[CHOSEN_LEN]):
+                    if s[CHOSEN + j] == c:
+                        k -= 1
+                x[_UNSEEN + c] = k
+        x[_UNSEEN + JOKER] = s[JOKERS]
+        x[_UNSEEN + GOLDEN_JOKER] = s[GOLDEN_JOKERS]
+        x[_UNSEEN + PLUS2] = NUM_PLUS2
+    else:
+        for i in range(length):
+            card = s[PILE + i]
+            if card != LAST_ROUND_CARD:
+                x[_UNSEEN + card] += 1.0
+    x[_PHASE_AT + phase] = 1.0
+    for c in range(NUM_COLORS):
+        if (mask >> c) & 1:
+            x[_IN_PLAY_AT + c] = 1.0
+    for i in range(TABLE_CELLS):
+        x[_SCORE_TABLE + i] = s[TABLE + i]
+    x[_NEGATIVE] = s[NEG]
 
 
 @njit(cache=True)

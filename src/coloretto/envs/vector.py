@@ -322,8 +322,10 @@ def bench_vector(
 
     Returns:
         ``{"envs", "players", "edition", "threads", "seconds", "steps", "games",
-        "steps_per_s", "step_steps_per_s", "games_per_s", "compile_seconds", "actions",
-        "observation_size", "load_average", "cpus"}``.
+        "steps_per_s", "step_steps_per_s", "games_per_s", "steps_per_cpu_s",
+        "compile_seconds", "actions", "observation_size", "load_average", "cpus"}``
+        (``steps_per_cpu_s``: steps per second of the process's CPU time over all its
+        threads, which depends less on how busy the machine is).
 
     Raises:
         ConfigurationError: as ``VectorEnv``; ``seconds`` not positive.
@@ -342,6 +344,7 @@ def bench_vector(
     iterations = 0
     games = 0
     in_step = 0.0
+    cpu0 = time.process_time()
     start = time.perf_counter()
     end = start + seconds
     now = start
@@ -354,6 +357,7 @@ def bench_vector(
         games += int(dones.sum())
         iterations += 1
     elapsed = now - start
+    cpu = time.process_time() - cpu0
     steps = iterations * num_envs
     return {
         "envs": num_envs,
@@ -366,6 +370,7 @@ def bench_vector(
         "steps_per_s": steps / elapsed,
         "step_steps_per_s": steps / in_step,
         "games_per_s": games / elapsed,
+        "steps_per_cpu_s": steps / cpu if cpu > 0 else None,
         "compile_seconds": round(compile_seconds, 2),
         "actions": (
             "random legal actions drawn outside the step kernel by a separate compiled "

@@ -197,8 +197,17 @@ def encode_into(s: np.ndarray, seat: int, x: np.ndarray) -> None:
 
 @njit(cache=True)
 def _write_obs(
-    s: np.ndarray, kind: int, obs: np.ndarray, mask: np.ndarray, codes: np.ndarray, cnt: np.ndarray
+    s: np.ndarray,
+    kind: int,
+    obs: np.ndarray,
+    mask: np.ndarray,
+    codes: np.ndarray,
+    cnt: np.ndarray,
+    feats: np.ndarray,
 ) -> None:
+    """The mask and observation of the seat to move (``feats``: float64 scratch of
+    ``value.N_FEATURES``; the features are computed in float64 as in the engine path and
+    rounded to float32 once)."""
     for a in range(NUM_DISTINCT_ACTIONS):
         mask[a] = False
     k = K.legal_codes(s, codes)
@@ -206,7 +215,9 @@ def _write_obs(
         mask[codes[j]] = True
     seat = s[TO_MOVE]
     if kind == OBS_FEATURES:
-        V.features(s, obs, cnt)
+        V.features(s, feats, cnt)
+        for i in range(V.N_FEATURES):
+            obs[i] = feats[i]
     else:
         encode_into(s, seat, obs)
 
@@ -339,6 +350,7 @@ def reset_all(
         codes = np.empty(NUM_DISTINCT_ACTIONS, np.int32)
         opts = np.empty(NUM_DISTINCT_ACTIONS, np.int32)
         cnt = np.empty(COLLECTION_SIZE, np.int64)
+        feats = np.empty(V.N_FEATURES, np.float64)
         rew = np.zeros(MAX_SEATS, np.float32)
         for i in range(lo, hi):
             episodes[i] = 0
@@ -347,7 +359,7 @@ def reset_all(
                 template, seed, num_envs, i, states, pol, rngs, game_seeds, shuffle_seeds,
                 episodes, REWARD_MARGIN, rew, codes, opts, cnt,
             )  # fmt: skip
-            _write_obs(states[i], obs_kind, obs[i], masks[i], codes, cnt)
+            _write_obs(states[i], obs_kind, obs[i], masks[i], codes, cnt, feats)
 
 
 @njit(cache=True)
@@ -388,6 +400,7 @@ def step_all(
         codes = np.empty(NUM_DISTINCT_ACTIONS, np.int32)
         opts = np.empty(NUM_DISTINCT_ACTIONS, np.int32)
         cnt = np.empty(COLLECTION_SIZE, np.int64)
+        feats = np.empty(V.N_FEATURES, np.float64)
         for i in range(lo, hi):
             s = states[i]
             rewards[i, :] = 0.0
@@ -399,7 +412,7 @@ def step_all(
                 template, seed, num_envs, i, states, pol, rngs, game_seeds, shuffle_seeds,
                 episodes, reward_kind, rewards[i], codes, opts, cnt,
             )  # fmt: skip
-            _write_obs(s, obs_kind, obs[i], masks[i], codes, cnt)
+            _write_obs(s, obs_kind, obs[i], masks[i], codes, cnt, feats)
 
 
 @njit(cache=True, parallel=True)

@@ -80,7 +80,7 @@ def test_builtin_policy_plays_a_full_game() -> None:
     game = start_game(rules, 5, ["policy", "greedy", "random", "policy:builtin"])
     final = play_out(game, [make_agent("policy", 1), make_agent("greedy", 2),
                             make_agent("random", 3), make_agent("policy:builtin", 4)])  # fmt: skip
-    assert final.is_over()
+    assert final.state.is_over()
     assert BUILTIN.endswith(".npz")
 
 

@@ -34,7 +34,7 @@ from ..engine.rules import Rules
 
 __all__ = ["OPPONENT_MIX", "TrainConfig", "TrainResult", "train_policy"]
 
-OPPONENT_MIX: Final = ("greedy", "random", "greedy", "mixed")
+OPPONENT_MIX: Final = ("greedy", "random", "random", "mixed")
 """Opponents of the learner, by env group: every opponent ``greedy``, every one ``random``,
 or alternating ``greedy`` / ``random``."""
 REWARD_SCALE: Final = 20.0
@@ -66,11 +66,11 @@ class TrainConfig:
     players: int = 4
     minutes: float = 25.0
     seed: int = 0
-    envs: int = 512
+    envs: int = 256
     horizon: int = 32
-    hidden: int = 256
+    hidden: int = 128
     epochs: int = 3
-    minibatch: int = 4096
+    minibatch: int = 2048
     lr: float = 3e-4
     lam: float = 0.95
     threads: int = 1

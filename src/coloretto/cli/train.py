@@ -76,12 +76,12 @@ def register(subparsers: Any) -> None:
     pp.add_argument(
         "--threads", type=int, default=1, help="PyTorch and Numba threads, 1 to 64 (default 1)"
     )
-    pp.add_argument("--envs", type=int, default=512, help="games stepped at once (default 512)")
+    pp.add_argument("--envs", type=int, default=256, help="games stepped at once (default 256)")
     pp.add_argument(
         "--horizon", type=int, default=32, help="decisions per game per update (default 32)"
     )
     pp.add_argument(
-        "--hidden", type=int, default=256, help="units per hidden layer, 4 to 1024 (default 256)"
+        "--hidden", type=int, default=128, help="units per hidden layer, 4 to 1024 (default 128)"
     )
     pp.add_argument(
         "--max-updates", type=int, default=None, help="stop after this many updates"

@@ -102,7 +102,9 @@ def test_bad_policy_files_are_refused(tmp_path: Path) -> None:
         make_agent(f"policy:{other}")
 
 
-def test_train_policy_refuses_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_train_policy_refuses_bad_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     base = ["train", "policy", "--out", str(tmp_path / "p.npz")]
     for extra, text in [
         (["--minutes", "0"], "--minutes"),

@@ -105,7 +105,7 @@ def write_policy(path: str | Path, weights: Sequence[np.ndarray], meta: dict[str
     full = {**model.meta, "format": POLICY_FORMAT}
     arrays = dict(zip(_NAMES, model.weights, strict=True))
     with open(path, "wb") as fh:
-        np.savez(fh, meta=np.array(json.dumps(full)), **arrays)
+        np.savez(fh, meta=np.array(json.dumps(full)), **arrays)  # type: ignore[arg-type]
 
 
 def _check(weights: tuple[np.ndarray, ...], meta: dict[str, Any], where: str) -> PolicyModel:

@@ -110,9 +110,7 @@ def _opponents(cfg: TrainConfig) -> list[list[str | None]]:
     return table
 
 
-def train_policy(
-    cfg: TrainConfig, progress: Callable[[str], None] | None = None
-) -> TrainResult:
+def train_policy(cfg: TrainConfig, progress: Callable[[str], None] | None = None) -> TrainResult:
     """Train a policy (module docstring).
 
     Raises:
@@ -140,7 +138,9 @@ def train_policy(
         reward="margin",
         threads=cfg.threads,
     )
-    group = np.array([OPPONENT_MIX[(i // cfg.players) % len(OPPONENT_MIX)] for i in range(cfg.envs)])
+    group = np.array(
+        [OPPONENT_MIX[(i // cfg.players) % len(OPPONENT_MIX)] for i in range(cfg.envs)]
+    )
     learner = np.arange(cfg.envs) % cfg.players
 
     class Net(nn.Module):  # type: ignore[misc,name-defined]
@@ -256,7 +256,14 @@ def train_policy(
     seconds = time.perf_counter() - t0
     weights = tuple(
         p.detach().numpy().astype(np.float32).copy()
-        for p in (net.l1.weight, net.l1.bias, net.l2.weight, net.l2.bias, net.pi.weight, net.pi.bias)
+        for p in (
+            net.l1.weight,
+            net.l1.bias,
+            net.l2.weight,
+            net.l2.bias,
+            net.pi.weight,
+            net.pi.bias,
+        )
     )
     quarter = finished[len(finished) * 3 // 4 :]
     groups: dict[str, dict[str, float]] = {}

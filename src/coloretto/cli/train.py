@@ -83,9 +83,7 @@ def register(subparsers: Any) -> None:
     pp.add_argument(
         "--hidden", type=int, default=128, help="units per hidden layer, 4 to 1024 (default 128)"
     )
-    pp.add_argument(
-        "--max-updates", type=int, default=None, help="stop after this many updates"
-    )
+    pp.add_argument("--max-updates", type=int, default=None, help="stop after this many updates")
     pp.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     pp.add_argument("--json", action="store_true", help="print the policy's metadata as JSON")
     pp.set_defaults(func=run_policy)

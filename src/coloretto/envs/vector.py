@@ -81,7 +81,7 @@ def default_threads() -> int:
     else the cores)."""
     import numba
 
-    return int(numba.config.NUMBA_NUM_THREADS)
+    return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
 
 
 def _set_threads(threads: int) -> None:
@@ -124,7 +124,9 @@ class VectorEnv:
         threads: int | None = None,
     ) -> None:
         if type(num_envs) is not int or not 1 <= num_envs <= MAX_ENVS:
-            raise ConfigurationError(f"num_envs must be an integer 1 to {MAX_ENVS}, not {num_envs!r}")
+            raise ConfigurationError(
+                f"num_envs must be an integer 1 to {MAX_ENVS}, not {num_envs!r}"
+            )
         if rules is None:
             rules = Rules(players=players, edition=edition, table=table)  # type: ignore[arg-type]
         if observation not in OBSERVATIONS:
@@ -299,7 +301,6 @@ class VectorEnv:
         _set_threads(self.threads)
         VK.random_actions(self.mask, self._action_rngs, out, self._blocks)
         return out
-
 
 
 def bench_vector(

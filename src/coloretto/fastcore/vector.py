@@ -54,10 +54,10 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 njit: Callable[..., Callable[[_F], _F]] = _numba.njit
 prange = _numba.prange
 
-from ..envs import encoding as _enc  # noqa: E402
-from . import kernels as K  # noqa: E402
-from . import value as V  # noqa: E402
-from .layout import (  # noqa: E402
+from ..envs import encoding as _enc
+from . import kernels as K
+from . import value as V
+from .layout import (
     CAPS,
     CARDS_PER_COLOR,
     CHOOSE,
@@ -309,7 +309,9 @@ def _advance(
         if phase == OVER:
             _rewards(s, reward_kind, rew)
             done = True
-            _new_game(template, seed, num_envs, i, states, rngs, game_seeds, shuffle_seeds, episodes)
+            _new_game(
+                template, seed, num_envs, i, states, rngs, game_seeds, shuffle_seeds, episodes
+            )
             continue
         seat = s[TO_MOVE]
         policy = pol[i, seat]
@@ -354,7 +356,9 @@ def reset_all(
         rew = np.zeros(MAX_SEATS, np.float32)
         for i in range(lo, hi):
             episodes[i] = 0
-            _new_game(template, seed, num_envs, i, states, rngs, game_seeds, shuffle_seeds, episodes)
+            _new_game(
+                template, seed, num_envs, i, states, rngs, game_seeds, shuffle_seeds, episodes
+            )
             _advance(
                 template, seed, num_envs, i, states, pol, rngs, game_seeds, shuffle_seeds,
                 episodes, REWARD_MARGIN, rew, codes, opts, cnt,
@@ -435,4 +439,3 @@ def random_actions(masks: np.ndarray, rngs: np.ndarray, out: np.ndarray, blocks:
                         out[i] = a
                         break
                     j -= 1
-

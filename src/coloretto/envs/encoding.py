@@ -41,7 +41,7 @@ from ..engine.actions import NUM_DISTINCT_ACTIONS
 from ..engine.cards import CARDS_PER_COLOR, COLLECTION_SIZE, LAST_ROUND, NUM_COLORS, NUM_PLUS2
 from ..engine.domain import Phase
 from ..engine.observation import Observation
-from ..engine.rules import MAX_PLAYERS, MAX_ROWS, Rules
+from ..engine.rules import BROWN_TABLE, MAX_CAPACITY, MAX_PLAYERS, MAX_ROWS, VIOLET_TABLE, Rules
 from ..engine.state import NO_CARD, UNTAKEN
 
 NUM_PHASES: Final = len(Phase)
@@ -129,6 +129,29 @@ OBSERVATION_SIZE: Final[int] = FEATURES[-1].stop
 
 _O = {f.name: f.start for f in FEATURES}
 
+_HIGH_OF: Final = {
+    "collection": float(max(CARDS_PER_COLOR, NUM_PLUS2)),
+    "row_capacity": float(MAX_CAPACITY),
+    "row_cards": float(MAX_CAPACITY),
+    "unseen": float(max(CARDS_PER_COLOR, NUM_PLUS2)),
+    "score_table": float(max(*BROWN_TABLE, *VIOLET_TABLE)),
+    "negative_factor": 3.0,
+}
+
+
+def _high() -> np.ndarray:
+    high = np.ones(OBSERVATION_SIZE, dtype=np.float32)
+    for f in FEATURES:
+        high[f.start : f.stop] = _HIGH_OF.get(f.name, 1.0)
+    high.setflags(write=False)
+    return high
+
+
+OBSERVATION_HIGH: Final[np.ndarray] = _high()
+"""Upper bound of each entry (the lower bound is 0): counts of cards by kind, 10 (a colour
+has 9 cards, there are 10 "+2" cards); row capacities and row cards, ``MAX_CAPACITY``; score
+table points, 21; the negative factor, 3; everything else 1. For observation spaces."""
+
 
 def encode(obs: Observation) -> np.ndarray:
     """The observation tensor of ``obs`` (module docstring, docs/rl.md "Observation").
@@ -206,6 +229,7 @@ __all__ = [
     "DECK_SIZE",
     "FEATURES",
     "FIELDS",
+    "OBSERVATION_HIGH",
     "OBSERVATION_SIZE",
     "Feature",
     "encode",

@@ -5,7 +5,11 @@ env`` prints its figures. Bad files and options are refused with a clear message
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +23,7 @@ from coloretto.arena.driver import play_out, start_game
 from coloretto.cli.main import main
 from coloretto.engine import Rules
 from coloretto.engine.errors import ConfigurationError
+from coloretto.engine.record import replay
 from coloretto.fastcore.value import N_FEATURES
 
 
@@ -69,6 +74,26 @@ def test_saved_policy_plays_through_simulate(
     assert code == 0
     report = json.loads(capsys.readouterr().out)
     assert report["games"] == 2
+
+
+def test_saved_policy_plays_in_the_terminal(
+    trained: tuple[Path, dict[str, object]], tmp_path: Path
+) -> None:
+    """``coloretto play --opponents policy:FILE``: a person (piped keys) against the policy
+    plays a game to its end, and the record replays."""
+    path, _ = trained
+    save = tmp_path / "game.json"
+    keys = "\n".join(itertools.islice(itertools.cycle(["3", "2", "1", "d"]), 4000))
+    env = {**os.environ, "NO_COLOR": "1", "COLORETTO_DATA_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "coloretto"), "play", "--players", "3",
+         "--opponents", f"policy:{path},policy", "--seed", "4", "--save", str(save)],
+        input=keys, capture_output=True, text=True, env=env, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Winner" in done.stdout or "Shared win" in done.stdout
+    record = json.loads(save.read_text())
+    assert replay(record).valid
 
 
 def test_builtin_policy_plays_a_full_game() -> None:

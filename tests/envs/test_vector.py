@@ -254,3 +254,12 @@ def test_bad_input_is_refused_and_nothing_changes() -> None:
             VectorEnv(**kwargs)  # type: ignore[arg-type]
     with pytest.raises(ConfigurationError, match="seed"):
         env.reset("1")  # type: ignore[arg-type]
+
+
+def test_module_examples() -> None:
+    import doctest
+
+    import coloretto.envs.vector as vector_module
+
+    result = doctest.testmod(vector_module, verbose=False)
+    assert result.attempted > 0 and result.failed == 0

@@ -7,6 +7,7 @@ import { getName, setName } from "./api.js";
 import { lobbyView, leaderboardView } from "./lobby.js";
 import { tableView } from "./table.js";
 import { replayView } from "./replay.js";
+import { initI18n } from "./i18n.js";
 
 const main = document.getElementById("main");
 const nameField = document.getElementById("player-name");
@@ -39,4 +40,4 @@ window.addEventListener("hashchange", () => {
   if (location.pathname !== "/") return;
   if ((location.hash === "#leaderboard") !== (shown === "leaderboard")) route();
 });
-route();
+initI18n().catch(() => {}).then(route);

@@ -17,6 +17,10 @@ import pytest
 
 pytest.importorskip("numba")
 
+# The batched kernels compile on their first use (minutes on a busy 2-core machine; then
+# cached): the tests here get more than the suite's default 600 s.
+pytestmark = pytest.mark.timeout(1800)
+
 from coloretto.agents import make_agent
 from coloretto.agents.policy import BUILTIN, POLICY_FORMAT, PolicyAgent, read_policy, write_policy
 from coloretto.arena.driver import play_out, start_game

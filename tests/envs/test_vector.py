@@ -11,6 +11,10 @@ import pytest
 
 pytest.importorskip("numba")
 
+# The batched kernels compile on their first use (minutes on a busy 2-core machine; then
+# cached): the tests here get more than the suite's default 600 s.
+pytestmark = pytest.mark.timeout(1800)
+
 from coloretto.agents import make_agent
 from coloretto.engine import GameState, Rules, new_game, observe
 from coloretto.engine.cards import LAST_ROUND

@@ -390,15 +390,6 @@ def _warm_all(announce: bool) -> float:
     K.choose_action(fs.a, L.POLICY_GREEDY, rng, _codes_buf, opts, _cnt_buf)
     K.derive_seed(np.uint64(1), np.zeros(1, np.int64))
     K.compiled_constants(np.empty(len(K.CHECKED_NAMES) + 4, np.int64))
-    from ..envs.vector import VectorEnv
-
-    for observation in ("encoding", "features"):
-        env = VectorEnv(
-            2, Rules(players=4), opponents=[None, "greedy", "random", None],
-            observation=observation, threads=1,
-        )  # fmt: skip
-        env.reset(1)
-        env.step(env.random_actions())
     seconds = time.perf_counter() - t0
     if cold:
         mark_warm(seconds)

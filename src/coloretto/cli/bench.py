@@ -135,7 +135,10 @@ def register(subparsers: Any) -> None:
     )
     ev.add_argument("--seconds", type=float, default=5.0, help="timed seconds (default 5)")
     ev.add_argument(
-        "--threads", type=int, default=None, help="Numba threads (default: all cores)"
+        "--threads",
+        type=int,
+        default=1,
+        help="Numba threads (default 1; more pay only on an idle machine)",
     )
     ev.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     ev.add_argument("--json", action="store_true", help="print one JSON object")
@@ -302,7 +305,7 @@ def run_env(args: argparse.Namespace) -> int:
             f"--seconds must be a number of seconds above 0 and at most {MAX_SCORE_SECONDS}, "
             f"not {args.seconds}"
         )
-    if args.threads is not None and not 1 <= args.threads <= 256:
+    if not 1 <= args.threads <= 256:
         raise UsageError(f"--threads must be 1 to 256, not {args.threads}")
     from ..envs.vector import bench_vector
 

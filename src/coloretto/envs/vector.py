@@ -104,7 +104,9 @@ class VectorEnv:
             (the caller decides that seat).
         observation: ``"encoding"`` (default) or ``"features"``.
         reward: ``"margin"`` (default) or ``"win"``.
-        threads: Numba threads for the kernels (default: Numba's setting, usually the cores).
+        threads: Numba threads for the kernels, 1 (default) to Numba's thread count (the
+            cores). More than one pays only on an otherwise idle machine: on a busy one the
+            parallel loop waits for threads the scheduler has not run.
 
     Raises:
         ConfigurationError: any argument out of range (the message names it).
@@ -121,7 +123,7 @@ class VectorEnv:
         opponents: Sequence[str | None] | Sequence[Sequence[str | None]] | None = None,
         observation: str = "encoding",
         reward: str = "margin",
-        threads: int | None = None,
+        threads: int = 1,
     ) -> None:
         if type(num_envs) is not int or not 1 <= num_envs <= MAX_ENVS:
             raise ConfigurationError(
@@ -141,7 +143,7 @@ class VectorEnv:
         self.observation = observation
         self.reward = reward
         self.observation_size = _observation_size(observation)
-        self.threads = default_threads() if threads is None else threads
+        self.threads = threads
         if type(self.threads) is not int or not 1 <= self.threads <= default_threads():
             raise ConfigurationError(
                 f"threads must be an integer 1 to {default_threads()}, not {threads!r}"
@@ -309,7 +311,7 @@ def bench_vector(
     seconds: float = 3.0,
     *,
     seed: int = 0,
-    threads: int | None = None,
+    threads: int = 1,
     edition: str = "classic",
 ) -> dict[str, object]:
     """Steps per second of ``VectorEnv`` with observations (``"encoding"``) and masks, all

@@ -150,6 +150,12 @@ def test_train_policy_refuses_bad_options(
     existing.write_bytes(b"")
     assert main(["train", "policy", "--minutes", "1", "--out", str(existing)]) == 2
     assert "--force" in capsys.readouterr().err
+    pytest.importorskip("torch")
+    forced = ["train", "policy", "--minutes", "1", "--out", str(existing), "--force",
+              "--envs", "8", "--horizon", "2", "--hidden", "8", "--max-updates", "1"]  # fmt: skip
+    assert main(forced) == 0
+    assert "wrote" in capsys.readouterr().out
+    assert read_policy(existing).meta["updates"] == 1
 
 
 def test_bench_env_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:

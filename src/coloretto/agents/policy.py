@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 import numpy as np
 
@@ -191,7 +191,7 @@ class PolicyAgent(Agent):
         ConfigurationError: (construction) the policy cannot be loaded.
     """
 
-    name: ClassVar[str] = "policy"
+    name = "policy"
 
     def __init__(
         self, seed: int = 0, budget: Budget | None = None, source: str = BUILTIN_NAME

@@ -134,6 +134,29 @@ OBSERVATION_SIZE: Final = int(_enc.OBSERVATION_SIZE)
 
 
 @njit(cache=True)
+def _encode_unseen(s: np.ndarray, x: np.ndarray) -> None:
+    """The ``unseen`` field: the draw pile's composition (Last Round card not counted); while
+    starting colours are chosen, what the choices leave (``Observation.unseen``)."""
+    if s[PHASE] == CHOOSE:
+        mask = s[INPLAY]
+        for c in range(NUM_COLORS):
+            if (mask >> c) & 1:
+                k = CARDS_PER_COLOR
+                for j in range(s[CHOSEN_LEN]):
+                    if s[CHOSEN + j] == c:
+                        k -= 1
+                x[_UNSEEN + c] = k
+        x[_UNSEEN + JOKER] = s[JOKERS]
+        x[_UNSEEN + GOLDEN_JOKER] = s[GOLDEN_JOKERS]
+        x[_UNSEEN + PLUS2] = NUM_PLUS2
+    else:
+        for i in range(s[PILE_LEN]):
+            card = s[PILE + i]
+            if card != LAST_ROUND_CARD:
+                x[_UNSEEN + card] += 1.0
+
+
+@njit(cache=True)
 def encode_into(s: np.ndarray, seat: int, x: np.ndarray) -> None:
     """Write the observation tensor of ``s`` seen from ``seat`` into ``x`` (float32,
     ``OBSERVATION_SIZE``): the compiled twin of ``coloretto.envs.encoding.encode`` of
@@ -168,24 +191,9 @@ def encode_into(s: np.ndarray, seat: int, x: np.ndarray) -> None:
                 x[_ABOVE_LAST] = (length - 1 - i) / _DECK_SIZE
                 break
     x[_LAST_ROUND_AT] = 1.0 if last else 0.0
+    _encode_unseen(s, x)
     phase = s[PHASE]
     mask = s[INPLAY]
-    if phase == CHOOSE:
-        for c in range(NUM_COLORS):
-            if (mask >> c) & 1:
-                k = CARDS_PER_COLOR
-                for j in range(s[CHOSEN_LEN]):
-                    if s[CHOSEN + j] == c:
-                        k -= 1
-                x[_UNSEEN + c] = k
-        x[_UNSEEN + JOKER] = s[JOKERS]
-        x[_UNSEEN + GOLDEN_JOKER] = s[GOLDEN_JOKERS]
-        x[_UNSEEN + PLUS2] = NUM_PLUS2
-    else:
-        for i in range(length):
-            card = s[PILE + i]
-            if card != LAST_ROUND_CARD:
-                x[_UNSEEN + card] += 1.0
     x[_PHASE_AT + phase] = 1.0
     for c in range(NUM_COLORS):
         if (mask >> c) & 1:

@@ -324,8 +324,12 @@ def leaks(msg: Any, pile: list[str], seed: int) -> list[str]:
 
 
 def test_full_game_result_record_replay_leaderboard_and_pile_secrecy(client: TestClient) -> None:
-    made = create(client, rules={"edition": "modern"})
+    # a rated game (for the leaderboard): between two accounts
+    assert client.post("/api/accounts", json={"name": "Ann", "password": "Ann's password"}).status_code == 201
+    made = create(client, rules={"edition": "modern"}, rated=True)
     tid = made["table"]["id"]
+    client.cookies.clear()
+    assert client.post("/api/accounts", json={"name": "Bob", "password": "Bob's password"}).status_code == 201
     j = client.post(f"/api/tables/{tid}/join", json={"name": "Bob"}).json()
     hub = client.app.state.hub  # type: ignore[attr-defined]
     pile, seed = secret_pile(client, tid), hub.tables[tid].data.seed

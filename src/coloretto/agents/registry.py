@@ -2,7 +2,9 @@
 
 Spec strings accepted by ``make_agent``: a registry name (``random``, ``greedy``,
 ``heuristic``, ``mcts``, ``mcts-v1``, ``ismcts``, ``ismcts-value``, ``oracle``), a difficulty (``easy``, ``medium``, ``hard``,
-``expert``), or ``cmd:COMMAND`` for an external ``coloretto-engine/1`` program.
+``expert``), ``policy:FILE`` for a trained policy file (``coloretto train policy``;
+``policy`` alone or ``policy:builtin`` is the policy shipped with the package), or
+``cmd:COMMAND`` for an external ``coloretto-engine/1`` program.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ REGISTRY: Final[dict[str, str]] = {
     "ismcts": "coloretto.agents.ismcts:ISMCTSAgent",
     "ismcts-value": "coloretto.agents.ismcts:ValueISMCTSAgent",
     "oracle": "coloretto.agents.mcts:OracleAgent",
+    "policy": "coloretto.agents.policy:PolicyAgent",
 }
 
 DIFFICULTIES: Final[dict[str, tuple[str, Budget]]] = {
@@ -36,7 +39,7 @@ per decision (answers within 1 s, p95, on a 2-core machine); ``expert`` 2 s. Mea
 strengths in docs/agents.md."""
 
 AGENT_NAMES: Final = tuple(REGISTRY) + tuple(DIFFICULTIES)
-PEOPLE_OPPONENTS: Final = ("random", "greedy", "heuristic", "mcts") + tuple(DIFFICULTIES)
+PEOPLE_OPPONENTS: Final = ("random", "greedy", "heuristic", "mcts", "policy") + tuple(DIFFICULTIES)
 """Agents offered as opponents to people (``oracle`` is for measurement only)."""
 
 
@@ -53,12 +56,21 @@ def make_agent(spec: str, seed: int = 0, budget: Budget | None = None) -> Agent:
             raise ConfigurationError("external engines are not available in this installation") from None
         agent: Agent = module.ExternalAgent(spec[4:], seed=seed, budget=budget)
         return agent
+    if spec.startswith("policy:"):
+        from .policy import PolicyAgent
+
+        source = spec[len("policy:") :]
+        if not source:
+            raise ConfigurationError("policy:FILE needs a file (or policy:builtin)")
+        return PolicyAgent(seed=seed, budget=budget, source=source)
     if spec in DIFFICULTIES:
         name, level_budget = DIFFICULTIES[spec]
         explicit = budget is not None and (budget.iterations is not None or budget.seconds is not None)
         return make_agent(name, seed, budget if explicit else level_budget)
     if spec not in REGISTRY:
-        raise ConfigurationError(f"unknown agent {spec!r}; known: {', '.join(AGENT_NAMES)}, cmd:COMMAND")
+        raise ConfigurationError(
+            f"unknown agent {spec!r}; known: {', '.join(AGENT_NAMES)}, policy:FILE, cmd:COMMAND"
+        )
     module_name, cls_name = REGISTRY[spec].split(":")
     try:
         cls = getattr(importlib.import_module(module_name), cls_name)

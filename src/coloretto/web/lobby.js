@@ -3,6 +3,7 @@
 import { agentName, api, errorText, h, setChildren, toast, getName, setName, getToken, setToken, seatLabel } from "./api.js";
 import { optionName, rulesSummary } from "./board.js";
 import { formatNumber, t } from "./i18n.js";
+import { guideDone, startGuide } from "./guide.js";
 
 const REFRESH_MS = 4000;
 
@@ -16,7 +17,7 @@ export async function lobbyView(root) {
     return;
   }
   const lists = h("div", { class: "lists" });
-  setChildren(root, h("div", { class: "lobby" }, createForm(options), lists));
+  setChildren(root, h("div", { class: "lobby" }, learnPanel(), createForm(options), lists));
   const refresh = async () => {
     try {
       const [live, done] = await Promise.all([api("/api/tables"), api("/api/tables?status=finished&limit=15")]);
@@ -59,6 +60,28 @@ function renderLists(el, live, done) {
       done.length ? h("ul", { class: "table-list" }, done.map((tb) => item(tb,
         h("a", { class: "button", href: tb.replay_url || `/replay/${tb.id}`, "data-testid": "lobby-replay" }, t("lobby.replay")))))
         : h("p", { class: "muted" }, t("lobby.none_yet"))));
+}
+
+/** "Learn to play": the guided first game against two easy computer players (guide.js). */
+function learnPanel() {
+  const done = guideDone();
+  const start = async () => {
+    const field = document.getElementById("player-name");
+    const name = (field ? field.value : getName()).trim();
+    if (name) setName(name);
+    try {
+      const r = await startGuide(name);
+      setToken(r.table.id, r.token);
+      location.href = `/table/${encodeURIComponent(r.table.id)}`;
+    } catch (e) {
+      toast(t("lobby.cannot_create", { message: errorText(e) }), "error");
+    }
+  };
+  return h("section", { class: "panel learn", "data-testid": "learn-panel", "data-done": done ? "1" : "0" },
+    h("h2", {}, t("guide.lobby.heading")),
+    h("p", {}, done ? t("guide.lobby.done") : t("guide.lobby.text")),
+    h("button", { type: "button", class: done ? "" : "primary", "data-testid": "learn", onclick: start },
+      done ? t("guide.lobby.again") : t("guide.lobby.start")));
 }
 
 async function quickJoin(tb) {

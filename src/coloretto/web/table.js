@@ -6,6 +6,7 @@ import { actionText, logItems, logText, resultPanel } from "./gamelog.js";
 import { capture, play as playMotion } from "./motion.js";
 import { play as playSound, setSound, soundOn } from "./sound.js";
 import { language, t } from "./i18n.js";
+import { guidePanel } from "./guide.js";
 
 const MIN_RETRY_MS = 1000;
 const MAX_RETRY_MS = 5000;
@@ -142,6 +143,7 @@ class TableView {
       banner: h("div", { class: "conn-banner", role: "status", "aria-live": "polite" }),
       join: h("div", { class: "join-area" }),
       status: h("div", { class: "status-area" }),
+      guide: h("div", { class: "guide-area" }),
       others: h("div", { class: "others-area" }),
       rows: h("div", { class: "rows-area" }),
       hint: h("div", { class: "hint-area", "aria-live": "polite" }),
@@ -161,7 +163,7 @@ class TableView {
     this.root.replaceChildren(h("div", { id: "table-view", class: "table-view" },
       this.el.head, this.el.banner, this.el.join, this.el.result,
       h("div", { class: "layout" },
-        h("div", { class: "main-col" }, this.el.status, this.el.others, this.el.rows, this.el.hint, this.el.mine),
+        h("div", { class: "main-col" }, this.el.status, this.el.guide, this.el.others, this.el.rows, this.el.hint, this.el.mine),
         h("div", { class: "side-col" }, this.el.standing, this.logBox, this.el.help)),
       this.el.live));
     this.viewEl = this.root.querySelector("#table-view");
@@ -193,6 +195,7 @@ class TableView {
       setChildren(this.el.status, statusBar(null, this.seats, this.mySeat, this.status));
       setChildren(this.el.rows);
     }
+    this.renderGuide();
     this.renderHint();
     this.renderPlayers();
     this.renderResult();
@@ -300,6 +303,17 @@ class TableView {
         h("label", { for: "join-seat" }, t("table.seat")), seat,
         h("button", { type: "submit", class: "primary", "data-testid": "join" }, t("table.join"))));
     setChildren(this.el.join, this.joinForm);
+  }
+
+  /** The guided first game's explanation of the moment (guide.js), on its own table only;
+   * drawn again only when its text changes (it keeps the focus of its buttons). */
+  renderGuide() {
+    const panel = guidePanel(this.id, { obs: this.obs, status: this.status, mySeat: this.mySeat,
+      legal: this.legal, result: this.result }, () => this.render());
+    const key = panel ? `${panel.dataset.step}|${panel.textContent}` : "";
+    if (key === this.guideKey) return;
+    this.guideKey = key;
+    setChildren(this.el.guide, panel);
   }
 
   renderHint() {

@@ -3,13 +3,15 @@
 // game at the moments it matters: the choice between drawing and taking, placing a drawn
 // card, why a small row can be worth taking, sitting out the rest of a round, the Last
 // Round card, and at the end how the score was counted (from the server's real breakdown).
-// Each explanation shows once ("Got it"); "Skip the guide" ends it at any time. Both, and
-// the end of the game, are remembered in localStorage.
+// A moment is noted with every state the server sends (noteMoments), also those a burst of
+// fast computer moves leaves undrawn, and its explanation stays until "Got it"; the small-row
+// explanation names a row you may take, so it shows only while you may. "Skip the guide"
+// ends it at any time. What was explained, and the end, are remembered in localStorage.
 import { api, h } from "./api.js";
 import { labelOf } from "./cards.js";
 import { formatList, formatNumber, t } from "./i18n.js";
 
-/** localStorage key: {table, seen: [step...], done} of the guided game. */
+/** localStorage key: {table, due: [step...], seen: [step...], done} of the guided game. */
 export const GUIDE_KEY = "coloretto.guide";
 
 /** The steps in the order they usually come; each has its catalog texts guide.<step>.*. */
@@ -59,20 +61,17 @@ export async function startGuide(name) {
     seat: 0, rules: {}, preset: null, hints: false, rated: false, title: t("guide.table_title"),
   };
   const r = await api("/api/tables", body);
-  save({ table: r.table.id, seen: [], done: false });
+  save({ table: r.table.id, due: [], seen: [], done: false });
   return r;
 }
 
-/**
- * The step to explain now, or null: the first step not yet seen whose moment it is.
- * `view`: {obs, status, mySeat, legal, result}.
- */
-export function currentStep(view, seen) {
+/** The steps whose moment `view` ({obs, status, mySeat, legal, result}) is. */
+function moments(view) {
   const { obs, status, mySeat, legal, result } = view;
-  if (status === "finished") return result ? "score" : null;
-  if (!obs || status !== "playing" || mySeat === null || mySeat === undefined) return null;
+  if (status === "finished") return result ? ["score"] : [];
+  if (!obs || status !== "playing" || mySeat === null || mySeat === undefined) return [];
   const mine = legal.length > 0 && obs.to_move === mySeat;
-  const moments = {
+  const now = {
     welcome: true,
     turn: mine && obs.decision === "turn",
     place: mine && obs.decision === "place",
@@ -80,7 +79,31 @@ export function currentStep(view, seen) {
     out: Boolean(obs.out && obs.out[mySeat]),
     last_round: Boolean(obs.last_round),
   };
-  return STEPS.find((s) => s !== "score" && moments[s] && !seen.includes(s)) || null;
+  return STEPS.filter((s) => now[s]);
+}
+
+/**
+ * Note the moments of a state of table `tableId` (call it with every state received, drawn
+ * or not): their explanations become due and stay until seen. The small-row moment is not
+ * kept (it is about the rows of that moment).
+ */
+export function noteMoments(tableId, view) {
+  if (!guideActive(tableId)) return;
+  const g = load();
+  const due = Array.isArray(g.due) ? g.due : [];
+  const fresh = moments(view).filter((s) => s !== "small_row" && s !== "score" && !due.includes(s));
+  if (fresh.length) save({ ...g, due: [...due, ...fresh] });
+}
+
+/**
+ * The step to explain now, or null: the first step (in STEPS order) not yet seen that is due
+ * or whose moment it is; the score only once every other due step was seen.
+ * `view`: {obs, status, mySeat, legal, result}; `g`: the stored guide state.
+ */
+export function currentStep(view, g) {
+  const seen = Array.isArray(g.seen) ? g.seen : [];
+  const due = new Set([...(Array.isArray(g.due) ? g.due : []), ...moments(view)]);
+  return STEPS.find((s) => due.has(s) && !seen.includes(s)) || null;
 }
 
 /** The first row that may be taken with fewer cards than its capacity (index), or null. */
@@ -95,6 +118,7 @@ export function stepTexts(step, view) {
   const { obs, result, mySeat } = view;
   if (step === "small_row") {
     const r = smallRow(obs);
+    if (r === null) return [t("guide.small_row.why")];
     const row = obs.rows[r];
     return [t("guide.small_row.text", { n: r + 1, count: row.cards.length,
       cards: formatList(row.cards.map(labelOf)) }), t("guide.small_row.why")];
@@ -131,17 +155,16 @@ export function guidePanel(tableId, view, redraw) {
   if (!guideActive(tableId)) return null;
   const g = load();
   const seen = Array.isArray(g.seen) ? g.seen : [];
-  const step = currentStep(view, seen);
+  const step = currentStep(view, g);
   const skip = h("button", { type: "button", class: "guide-skip", "data-testid": "guide-skip",
     onclick: () => { finishGuide(); redraw(); } }, t("guide.skip"));
   if (!step) return null;
   const last = step === "score";
-  const next = h("button", { type: "button", class: "primary", "data-testid": last ? "guide-finish" : "guide-next",
-    onclick: () => {
-      if (last) finishGuide();
-      else save({ ...load(), seen: [...seen, step] });
-      redraw();
-    } }, last ? t("guide.finish") : t("guide.next"));
+  const next = last
+    ? h("button", { type: "button", class: "primary", "data-testid": "guide-finish",
+      onclick: () => { finishGuide(); redraw(); } }, t("guide.finish"))
+    : h("button", { type: "button", class: "primary", "data-testid": "guide-next",
+      onclick: () => { save({ ...load(), seen: [...seen, step] }); redraw(); } }, t("guide.next"));
   return h("section", { class: "guide panel", role: "region", "aria-label": t("guide.label"),
     "aria-live": "polite", "data-testid": "guide", "data-step": step },
   h("p", { class: "guide-count small muted" }, t("guide.count", { n: STEPS.indexOf(step) + 1, total: STEPS.length })),

@@ -6,7 +6,7 @@ import { actionText, logItems, logText, resultPanel } from "./gamelog.js";
 import { capture, play as playMotion } from "./motion.js";
 import { play as playSound, setSound, soundOn } from "./sound.js";
 import { language, t } from "./i18n.js";
-import { guidePanel } from "./guide.js";
+import { guidePanel, noteMoments } from "./guide.js";
 
 const MIN_RETRY_MS = 1000;
 const MAX_RETRY_MS = 5000;
@@ -580,6 +580,7 @@ class TableView {
     this.seats = msg.seats || this.seats;
     this.seatsAt = performance.now();
     this.result = msg.result;
+    noteMoments(this.id, { obs: this.obs, status: this.status, mySeat: this.mySeat, legal: this.legal, result: this.result });
     const p = this.pending;
     if (p && (msg.id === p.id || msg.version > p.version || msg.status !== "playing")) this.pending = false;
     // The sound of the newest action now (sound.js leaves out those that follow too

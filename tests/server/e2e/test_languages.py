@@ -291,3 +291,12 @@ def test_score_sheet_screenshots(web_server: Any, new_page: Any, screenshots: Pa
                 page.click(f"#plus-{field}")
         assert page.input_value("#count-p1-colour-0") == "4"
         page.screenshot(path=str(screenshots / f"{name}-score-sheet.png"), full_page=True, animations="disabled")
+
+
+def test_the_leak_check_finds_english() -> None:
+    """english_leaks itself: an English text or a key among Dutch ones is reported."""
+    dutch = f"{text(None, 'nl', 'board.draw')} · {text(None, 'nl', 'lobby.create')}"
+    assert english_leaks(dutch, "nl") == []
+    assert english_leaks(dutch + " Take my seat back", "nl") == ["Take my seat back"]
+    assert english_leaks(dutch + " table.rematch", "nl") == ["table.rematch"]
+    assert english_leaks("Waiting for players: 2 of 4 seats taken.", "uk") == ["Waiting for players", "seats taken"]

@@ -33,8 +33,14 @@ ALLOWED = {
     "Coloretto",  # the game's name, the same in every language
     "Content-Type",  # an HTTP header
     "application/json",
-    "Nederlands", "English", "Українська", "Italiano", "Français", "Deutsch",  # i18n.js: each language named in itself
-    "Tab", "Enter",  # key names on the keys of a keyboard (shown in <kbd>)
+    "Nederlands",
+    "English",
+    "Українська",
+    "Italiano",
+    "Français",
+    "Deutsch",  # i18n.js: each language named in itself
+    "Tab",
+    "Enter",  # key names on the keys of a keyboard (shown in <kbd>)
     "top left",  # a CSS transform-origin (motion.js)
 }
 """Literals that look like words but are no text to translate."""
@@ -107,7 +113,8 @@ SKIP_BEFORE = re.compile(
     r"\bh\(|svg\.innerHTML\s*[+]?=|\bt\(|check\w*\()\s*[^,;]*$"
 )
 SHOWN_BEFORE = re.compile(
-    r"(?:\.textContent\s*=|\.innerText\s*=|\.title\s*=|\b(?:" + "|".join(re.escape(a) for a in SHOWN_ATTRS)
+    r"(?:\.textContent\s*=|\.innerText\s*=|\.title\s*=|\b(?:"
+    + "|".join(re.escape(a) for a in SHOWN_ATTRS)
     + r")\"?\s*:|\"aria-label\"\s*:|\btoast\(|\bprompt\(|\bh\(\"\w+\",\s*\{[^{}]*\}\s*,)\s*(?:[^,;()]*\?\s*)?$"
 )
 
@@ -117,19 +124,21 @@ def leftovers_js(source: str) -> list[str]:
     code = strip_comments(source)
     bad = []
     for at, text in literals(code):
-        words = re.sub(r"\\(?:u[0-9a-fA-F]{4}|u\{[0-9a-fA-F]+\}|x[0-9a-fA-F]{2}|.)", " ", text).strip()
+        words = re.sub(
+            r"\\(?:u[0-9a-fA-F]{4}|u\{[0-9a-fA-F]+\}|x[0-9a-fA-F]{2}|.)", " ", text
+        ).strip()
         if not re.search(r"[A-Za-z]{2,}", words) or words in ALLOWED or KEY.match(words):
             continue
-        if words.startswith("<") and not re.search(r"[A-Za-z]{2,}", re.sub(r"<[^>]*>?|^[^<]*>", "", words)):
+        if words.startswith("<") and not re.search(
+            r"[A-Za-z]{2,}", re.sub(r"<[^>]*>?|^[^<]*>", "", words)
+        ):
             continue  # SVG markup with no text in it
         line_start = code.rfind("\n", 0, at) + 1
         before = code[line_start:at]
         if SKIP_BEFORE.search(before):
             continue
-        shown = SHOWN_BEFORE.search(before)
-        if shown and not KEY.match(words):
-            bad.append(words)
-        elif PROSE.search(words) and not IDENT.match(words):
+        shown = SHOWN_BEFORE.search(before) is not None
+        if shown or (PROSE.search(words) and not IDENT.match(words)):
             bad.append(words)
     return bad
 
@@ -148,7 +157,11 @@ class _Page(HTMLParser):
         covered = a.get("data-i18n-attr") or ""
         for name in SHOWN_ATTRS:
             value = a.get(name)
-            if value and re.search(r"[A-Za-z]{2,}", value) and f"{name}:" not in covered.replace(" ", ""):
+            if (
+                value
+                and re.search(r"[A-Za-z]{2,}", value)
+                and f"{name}:" not in covered.replace(" ", "")
+            ):
                 self.bad.append(f"{tag}[{name}]={value!r}")
         if tag in ("noscript", "script", "style", "title"):
             translated = True
@@ -193,9 +206,19 @@ def test_the_scan_finds_leftovers() -> None:
       h("span", { class: "pill" }, "watching");
       h("b", {}, t("table.copy"), " ", `${n}/${m}`);
     """
-    assert leftovers_js(js) == ["ready", "Draw a card", "Seat", " was just taken".strip(), "oops", "Copy", "watching"]
-    html = ('<p data-i18n="x.y"></p><a href="/" title="Home">Lobby</a>'
-            '<input data-i18n-attr="placeholder: a.b" placeholder="name"><noscript>Needs JavaScript</noscript>')
+    assert leftovers_js(js) == [
+        "ready",
+        "Draw a card",
+        "Seat",
+        " was just taken".strip(),
+        "oops",
+        "Copy",
+        "watching",
+    ]
+    html = (
+        '<p data-i18n="x.y"></p><a href="/" title="Home">Lobby</a>'
+        '<input data-i18n-attr="placeholder: a.b" placeholder="name"><noscript>Needs JavaScript</noscript>'
+    )
     assert leftovers_html(html) == ["a[title]='Home'", "Lobby"]
 
 

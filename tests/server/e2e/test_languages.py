@@ -42,7 +42,9 @@ attributes and the tab's title."""
 
 
 def catalog(lang: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((WEB / "locales" / f"{lang}.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(
+        (WEB / "locales" / f"{lang}.json").read_text(encoding="utf-8")
+    )
     return data
 
 
@@ -81,7 +83,9 @@ def assert_no_english(page: Any, lang: str, where: str) -> None:
     assert not leaks, f"{lang}, {where}: English left on the page: {leaks}"
 
 
-def play_in(lang: str, locale: str, size: dict[str, int], chromium: Any, base: str, shots: Path, prefix: str) -> None:
+def play_in(
+    lang: str, locale: str, size: dict[str, int], chromium: Any, base: str, shots: Path, prefix: str
+) -> None:
     """A full game of three (you and two computer players) in the browser language ``locale``,
     played by clicking; checks the translations and takes the screenshots."""
     context = chromium.new_context(viewport=size, locale=locale)
@@ -94,18 +98,37 @@ def play_in(lang: str, locale: str, size: dict[str, int], chromium: Any, base: s
         page.wait_for_selector("[data-testid=create]")
         assert page.evaluate("document.documentElement.lang") == lang
         assert page.locator("[data-testid=create]").inner_text() == text(page, lang, "lobby.create")
-        assert page.locator("[data-testid=nav-leaderboard]").inner_text() == text(page, lang, "nav.leaderboard")
+        assert page.locator("[data-testid=nav-leaderboard]").inner_text() == text(
+            page, lang, "nav.leaderboard"
+        )
         assert_no_english(page, lang, "lobby")
-        table_id = create_table(page, base, "Olena" if lang == "uk" else "Anne",
-                                ["me", "computer:random", "computer:random"])
-        assert page.locator(f"{VIEW} .rows .row-name").first.inner_text() == text(page, lang, "board.row", n=1)
+        table_id = create_table(
+            page,
+            base,
+            "Olena" if lang == "uk" else "Anne",
+            ["me", "computer:random", "computer:random"],
+        )
+        assert page.locator(f"{VIEW} .rows .row-name").first.inner_text() == text(
+            page, lang, "board.row", n=1
+        )
         # the middle of the game: a drawn card to place, a log, badges
-        play_until(page, {0: page}, stop=lambda v: v >= 10 and attr(page, "decision") == "place"
-                   and attr(page, "mine") == "1")
+        play_until(
+            page,
+            {0: page},
+            stop=lambda v: (
+                v >= 10 and attr(page, "decision") == "place" and attr(page, "mine") == "1"
+            ),
+        )
         if attr(page, "status") == "playing":
-            assert page.locator("[data-testid=turn]").inner_text() == text(page, lang, "turn.mine.place")
-            assert page.locator(f"{VIEW} .drawn-label").inner_text() == text(page, lang, "board.drew", name=page.locator(
-                f"{VIEW} .player.me .player-name").inner_text())
+            assert page.locator("[data-testid=turn]").inner_text() == text(
+                page, lang, "turn.mine.place"
+            )
+            assert page.locator(f"{VIEW} .drawn-label").inner_text() == text(
+                page,
+                lang,
+                "board.drew",
+                name=page.locator(f"{VIEW} .player.me .player-name").inner_text(),
+            )
             if not page.locator(".log-panel[open]").count():
                 page.click("[data-testid=log-toggle]")
             page.click("[data-testid=keys]")
@@ -121,7 +144,10 @@ def play_in(lang: str, locale: str, size: dict[str, int], chromium: Any, base: s
         panel = page.locator("[data-testid=result]")
         assert panel.locator("h2").inner_text() == text(page, lang, "end.game_over")
         heads = panel.locator("thead th").all_inner_texts()
-        assert heads[3:5] == [text(page, lang, "end.col.positive"), text(page, lang, "end.col.negative")]
+        assert heads[3:5] == [
+            text(page, lang, "end.col.positive"),
+            text(page, lang, "end.col.negative"),
+        ]
         own = catalog(lang)
         for row in panel.locator("tbody tr").all():
             seat = int(row.get_attribute("data-seat") or "-1")
@@ -130,11 +156,15 @@ def play_in(lang: str, locale: str, size: dict[str, int], chromium: Any, base: s
             for colour, points in result["breakdowns"][seat]["positive"].items():
                 assert f"{own[f'colour.{colour}']} +{points}" in cells, (colour, cells)
         assert_no_english(page, lang, "end of the game")
-        page.screenshot(path=str(shots / f"{prefix}-end-{lang}.png"), full_page=True, animations="disabled")
+        page.screenshot(
+            path=str(shots / f"{prefix}-end-{lang}.png"), full_page=True, animations="disabled"
+        )
         # the replay of the same game, in the same language
         page.click("[data-testid=replay]")
         page.wait_for_selector("[data-testid=replay-caption]")
-        assert page.locator("[data-testid=replay-caption]").inner_text() == text(page, lang, "replay.start_caption")
+        assert page.locator("[data-testid=replay-caption]").inner_text() == text(
+            page, lang, "replay.start_caption"
+        )
         page.keyboard.press("End")
         page.wait_for_selector("[data-testid=result]")
         assert_no_english(page, lang, "replay")
@@ -150,7 +180,9 @@ def test_full_game_in_dutch_by_clicking(web_server: Any, chromium: Any, screensh
     play_in("nl", "nl-NL", DESKTOP, chromium, web_server.url, screenshots, "desktop")
 
 
-def test_full_game_in_ukrainian_by_clicking(web_server: Any, chromium: Any, screenshots: Path) -> None:
+def test_full_game_in_ukrainian_by_clicking(
+    web_server: Any, chromium: Any, screenshots: Path
+) -> None:
     play_in("uk", "uk-UA", PHONE, chromium, web_server.url, screenshots, "phone")
 
 
@@ -181,11 +213,15 @@ def test_language_switch_in_the_header_persists(web_server: Any, new_page: Any) 
 
 
 def guide_state(page: Any) -> dict[str, Any]:
-    state: dict[str, Any] = json.loads(page.evaluate("localStorage.getItem('coloretto.guide') || '{}'"))
+    state: dict[str, Any] = json.loads(
+        page.evaluate("localStorage.getItem('coloretto.guide') || '{}'")
+    )
     return state
 
 
-def test_guided_first_game_from_start_to_end(web_server: Any, new_page: Any, screenshots: Path) -> None:
+def test_guided_first_game_from_start_to_end(
+    web_server: Any, new_page: Any, screenshots: Path
+) -> None:
     base = web_server.url
     page = new_page(**DESKTOP)
     page.goto(base + "/")
@@ -201,7 +237,9 @@ def test_guided_first_game_from_start_to_end(web_server: Any, new_page: Any, scr
     drawn = False
     shot = False
     while True:
-        page.wait_for_selector(f"{VIEW}[data-mine='1'], {VIEW}[data-status=finished], [data-testid=guide]")
+        page.wait_for_selector(
+            f"{VIEW}[data-mine='1'], {VIEW}[data-status=finished], [data-testid=guide]"
+        )
         guide = page.locator("[data-testid=guide]")
         if guide.count():
             step = guide.get_attribute("data-step") or ""
@@ -211,14 +249,18 @@ def test_guided_first_game_from_start_to_end(web_server: Any, new_page: Any, scr
             assert guide.locator("h2").inner_text() == title
             if step == "small_row":  # names the row that may be taken, counted from 1
                 n = int(re.search(r"Row (\d+) has only", guide.inner_text()).group(1))  # type: ignore[union-attr]
-                assert page.locator(f"{VIEW} .rows li[data-row='{n - 1}'] [data-testid=action-take]").is_enabled()
+                assert page.locator(
+                    f"{VIEW} .rows li[data-row='{n - 1}'] [data-testid=action-take]"
+                ).is_enabled()
             if step == "score":
                 break
             if step == "place" and not shot:
                 page.screenshot(path=str(screenshots / "desktop-guide.png"), animations="disabled")
                 shot = True
             page.click("[data-testid=guide-next]")
-            page.wait_for_function("s => document.querySelector('[data-testid=guide]')?.dataset.step !== s", arg=step)
+            page.wait_for_function(
+                "s => document.querySelector('[data-testid=guide]')?.dataset.step !== s", arg=step
+            )
             continue
         if attr(page, "status") == "finished":
             page.wait_for_selector("[data-testid=guide][data-step=score]")
@@ -229,7 +271,9 @@ def test_guided_first_game_from_start_to_end(web_server: Any, new_page: Any, scr
         if decision == "turn" and drawn and take.count():
             version = attr(page, "version")
             take.first.click()
-            page.wait_for_function("v => document.querySelector('#table-view').dataset.version !== v", arg=version)
+            page.wait_for_function(
+                "v => document.querySelector('#table-view').dataset.version !== v", arg=version
+            )
         else:
             drawn = drawn or decision == "turn"
             act(page)
@@ -240,13 +284,21 @@ def test_guided_first_game_from_start_to_end(web_server: Any, new_page: Any, scr
     words = " ".join(page.locator("[data-testid=guide]").inner_text().split())
     assert f"In total: {result['scores'][0]} points." in words
     for colour, points in b["positive"].items():
-        assert f"{colour} ({b['counts'][colour]} card" in words and f", {points})" in words, (colour, words)
+        assert f"{colour} ({b['counts'][colour]} card" in words and f", {points})" in words, (
+            colour,
+            words,
+        )
     for colour, points in b["negative"].items():
-        assert f"{colour} ({b['counts'][colour]} card" in words and f"\u2212{-points})" in words, (colour, words)
+        assert f"{colour} ({b['counts'][colour]} card" in words and f"\u2212{-points})" in words, (
+            colour,
+            words,
+        )
     if b["plus2"]:
         assert f"add {b['plus2']} points" in words
     assert ("You won" in words) == (result["ranks"][0] == 1)
-    page.screenshot(path=str(screenshots / "desktop-guide-score.png"), full_page=True, animations="disabled")
+    page.screenshot(
+        path=str(screenshots / "desktop-guide-score.png"), full_page=True, animations="disabled"
+    )
     page.click("[data-testid=guide-finish]")
     page.wait_for_selector("[data-testid=guide]", state="detached")
     assert guide_state(page)["done"] is True
@@ -286,11 +338,19 @@ def test_score_sheet_screenshots(web_server: Any, new_page: Any, screenshots: Pa
         for player in ("Ann", "Bob"):
             page.fill("#new-player", player)
             page.click("#add-player")
-        for field, taps in (("p1-colour-0", 4), ("p1-colour-3", 2), ("p1-joker", 1), ("p2-colour-1", 3), ("p2-plus2", 1)):
+        for field, taps in (
+            ("p1-colour-0", 4),
+            ("p1-colour-3", 2),
+            ("p1-joker", 1),
+            ("p2-colour-1", 3),
+            ("p2-plus2", 1),
+        ):
             for _ in range(taps):
                 page.click(f"#plus-{field}")
         assert page.input_value("#count-p1-colour-0") == "4"
-        page.screenshot(path=str(screenshots / f"{name}-score-sheet.png"), full_page=True, animations="disabled")
+        page.screenshot(
+            path=str(screenshots / f"{name}-score-sheet.png"), full_page=True, animations="disabled"
+        )
 
 
 def test_the_leak_check_finds_english() -> None:
@@ -299,4 +359,7 @@ def test_the_leak_check_finds_english() -> None:
     assert english_leaks(dutch, "nl") == []
     assert english_leaks(dutch + " Take my seat back", "nl") == ["Take my seat back"]
     assert english_leaks(dutch + " table.rematch", "nl") == ["table.rematch"]
-    assert english_leaks("Waiting for players: 2 of 4 seats taken.", "uk") == ["Waiting for players", "seats taken"]
+    assert english_leaks("Waiting for players: 2 of 4 seats taken.", "uk") == [
+        "Waiting for players",
+        "seats taken",
+    ]

@@ -83,6 +83,57 @@ def strip_comments(source: str) -> str:
     return "".join(out)
 
 
+def template_end(source: str, start: int) -> int:
+    """The offset of the backtick closing the template literal whose body starts at ``start``
+    (its ``${...}`` places skipped, however deeply they nest braces, strings and templates)."""
+    i = start
+    while source[i] != "`":
+        if source[i] == "\\":
+            i += 2
+        elif source.startswith("${", i):
+            i = _place_end(source, i + 2) + 1
+        else:
+            i += 1
+    return i
+
+
+def _place_end(source: str, i: int) -> int:
+    """The offset of the ``}`` closing a template's ``${`` place whose code starts at ``i``."""
+    depth = 1
+    while True:
+        c = source[i]
+        if c in "\"'":
+            j = i + 1
+            while source[j] != c:
+                j += 2 if source[j] == "\\" else 1
+            i = j + 1
+        elif c == "`":
+            i = template_end(source, i + 1) + 1
+        else:
+            depth += {"{": 1, "}": -1}.get(c, 0)
+            if depth == 0:
+                return i
+            i += 1
+
+
+def template_parts(source: str, start: int) -> list[str]:
+    """The fixed parts of the template literal whose body starts at ``start``."""
+    parts, current, i = [], [], start
+    while source[i] != "`":
+        if source[i] == "\\":
+            current.append(source[i : i + 2])
+            i += 2
+        elif source.startswith("${", i):
+            parts.append("".join(current))
+            current = []
+            i = _place_end(source, i + 2) + 1
+        else:
+            current.append(source[i])
+            i += 1
+    parts.append("".join(current))
+    return parts
+
+
 def literals(source: str) -> list[tuple[int, str]]:
     """``(offset, text)`` of every string literal of ``source`` (comments stripped); a template
     literal gives its fixed parts between its ``${...}`` places."""
@@ -94,12 +145,11 @@ def literals(source: str) -> list[tuple[int, str]]:
             j = i + 1
             while j < n and source[j] != c:
                 j += 2 if source[j] == "\\" else 1
-            body = source[i + 1 : j]
             if c == "`":
-                for part in re.split(r"\$\{[^}]*\}", body):
-                    found.append((i, part))
+                found.extend((i, part) for part in template_parts(source, i + 1))
+                j = template_end(source, i + 1)
             else:
-                found.append((i, body))
+                found.append((i, source[i + 1 : j]))
             i = j + 1
         else:
             i += 1

@@ -22,7 +22,8 @@ LETTER_KEYS = [f"letter.{c}" for c in COLOURS] + ["letter.joker", "letter.golden
                                                    "letter.last_round"]
 PARAM = re.compile(r"\{(\w+)\}")
 USERS = ["score.js", "score.html", "i18n.js", "rules.js", "rules.html", "rulesdata.js", "index.html", "app.js",
-         "api.js", "lobby.js", "table.js", "board.js", "gamelog.js", "replay.js", "cards.js", "guide.js"]
+         "api.js", "lobby.js", "table.js", "board.js", "gamelog.js", "replay.js", "cards.js", "guide.js", "clock.js",
+         "chat.js"]
 """Files whose strings come from the catalogs."""
 GUIDE_STEPS = ["welcome", "turn", "place", "out", "last_round"]
 OPTIONS = {
@@ -51,6 +52,7 @@ DYNAMIC = {
     "card.": ["joker", "golden_joker", "plus2"],
     "settings.table.": ["brown", "violet"],
     "settings.extra.": ["single_three", "triple_three", "triple_minus"],
+    "clock.agent.": ["easy", "medium", "hard"],
 }
 """Keys the code builds from a prefix and a name (e.g. t(`colour.${name}`))."""
 
@@ -143,7 +145,7 @@ def test_pages_use_existing_keys_and_every_key_is_used() -> None:
         for literal in re.findall(r"[\"'`]([a-z_0-9]+(?:\.[a-z_0-9]+)+)[\"'`]", source):
             if literal in en:
                 used.add(literal)
-        for call in re.findall(r"\bt\(\s*\"([^\"]+)\"", source):
+        for call in re.findall(r"\bt(?:r)?\(\s*\"([^\"]+)\"", source):
             assert call in en, f"{name} asks for {call!r}, which en.json lacks"
         for attr in re.findall(r"data-i18n(?:-attr)?=\"([^\"]+)\"", source):
             for key in re.findall(r"[a-z_]+(?:\.[a-z_0-9]+)+", attr):

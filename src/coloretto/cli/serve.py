@@ -40,6 +40,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--computer-delay", type=float, default=0.5, help="seconds a computer player waits before acting")
     p.add_argument("--handover-after", type=float, default=15.0,
                    help="seconds a disconnected person's seat waits before others may hand it to a computer player")
+    p.add_argument("--move-clocks", default="20,45,90", metavar="S,S,...",
+                   help="the per-move clocks (seconds) a table may choose, comma-separated")
     p.add_argument("--ip-rate", type=float, default=30.0, help="HTTP requests per second per IP address")
     p.add_argument("--ip-burst", type=float, default=120.0, help="HTTP request burst per IP address")
     p.add_argument("--ws-rate", type=float, default=20.0, help="WebSocket messages per second per connection")
@@ -70,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
     for flag in ("ip_rate", "ip_burst", "ws_rate", "ws_burst"):
         if getattr(args, flag) <= 0:
             raise UsageError(f"--{flag.replace('_', '-')} must be positive")
+    move_clocks = _move_clocks(args.move_clocks)
     if args.max_ws_per_ip < 1 or args.agent_threads < 1:
         raise UsageError("--max-ws-per-ip and --agent-threads must be at least 1")
     try:
@@ -77,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
             database_url=args.database_url, redis_url=args.redis_url or None, computer_delay=args.computer_delay,
             handover_after=args.handover_after, ip_rate=args.ip_rate, ip_burst=args.ip_burst, ws_rate=args.ws_rate,
             ws_burst=args.ws_burst, max_ws_per_ip=args.max_ws_per_ip, agent_threads=args.agent_threads,
+            move_clocks=move_clocks,
             **({"process_id": args.process_id} if args.process_id else {}),
         )
     except ValueError as exc:
@@ -139,3 +143,20 @@ def _check_database(url: str) -> None:
         raise UsageError(f"cannot open the database given by --database-url: {detail}") from None
     finally:
         engine.dispose()
+
+
+def _move_clocks(text: str) -> tuple[float, ...]:
+    """The ``--move-clocks`` list: positive seconds, comma-separated (``20,45,90``).
+
+    Raises:
+        UsageError: an empty list, or a value that is not a positive number.
+    """
+    from .main import UsageError
+
+    try:
+        clocks = tuple(sorted({float(x) for x in text.split(",") if x.strip()}))
+    except ValueError:
+        raise UsageError(f"--move-clocks: comma-separated seconds such as 20,45,90, not {text!r}") from None
+    if not clocks or any(not 0 < c < 86400 for c in clocks):
+        raise UsageError(f"--move-clocks: one or more seconds, each above 0 and below 86400, not {text!r}")
+    return clocks

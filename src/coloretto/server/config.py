@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from .timecontrol import MOVE_CLOCKS
+
 DEFAULT_DATABASE_URL = "sqlite:///./coloretto.db"
 
 
@@ -44,6 +46,8 @@ class Settings:
         max_message_bytes: largest accepted WebSocket message (larger: ``too_large`` error).
         agent_threads: threads that run computer players and hints.
         process_id: a name for this process in logs and presence (random when empty).
+        move_clocks: the per-move clocks (seconds) a table may choose
+            (``timecontrol.MOVE_CLOCKS`` by default).
     """
 
     database_url: str = DEFAULT_DATABASE_URL
@@ -58,6 +62,7 @@ class Settings:
     max_message_bytes: int = 4096
     agent_threads: int = 2
     process_id: str = field(default_factory=lambda: os.urandom(4).hex())
+    move_clocks: tuple[float, ...] = MOVE_CLOCKS
 
     def __post_init__(self) -> None:
         self.database_url = normalize_database_url(self.database_url)

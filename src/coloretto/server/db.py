@@ -84,7 +84,7 @@ class Store:
                 insert(TableRow).values(
                     id=t.id, title=t.title, status=t.status, rules=t.rules, preset=t.preset,
                     hints=t.hints, rated=t.rated, seed=t.seed, setup=t.setup, version=0,
-                    created_at=t.created_at, finished_at=None, rematch_id=None,
+                    created_at=t.created_at, finished_at=None, rematch_id=None, options=t.options,
                 )
             )
             conn.execute(
@@ -108,7 +108,8 @@ class Store:
             codes = conn.execute(
                 select(ActionRow.code).where(ActionRow.table_id == table_id).order_by(ActionRow.idx)
             ).scalars().all()
-        data = TableData(**{k: row[k] for k in TableData.__dataclass_fields__ if k not in ("seats", "codes")})
+        data = TableData(**{k: row[k] for k in TableData.__dataclass_fields__ if k not in ("seats", "codes", "options")})
+        data.options = dict(row["options"] or {})
         data.seats = [SeatData(s["seat"], s["kind"], s["name"], s["agent"], s["token_hash"], s["handed_over"]) for s in seats]
         data.codes = list(codes)
         return data
@@ -174,6 +175,11 @@ class Store:
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                 .values(kind=kind, agent=agent, handed_over=handed_over)
             )
+
+    def set_options(self, table_id: str, options: dict[str, Any]) -> None:
+        """Replace the table's ``options``."""
+        with self.engine.begin() as conn:
+            conn.execute(update(TableRow).where(TableRow.id == table_id).values(options=options))
 
     def set_rematch(self, table_id: str, rematch_id: str) -> str:
         """Record ``rematch_id`` unless one is recorded already; return the recorded one."""
@@ -338,6 +344,10 @@ class SqlTableStore:
     async def set_rematch(self, table_id: str, rematch_id: str) -> str:
         """See ``store.TableStore.set_rematch``."""
         return await self._run(self.sync.set_rematch, table_id, rematch_id)
+
+    async def set_options(self, table_id: str, options: dict[str, Any]) -> None:
+        """See ``store.TableStore.set_options``."""
+        await self._run(self.sync.set_options, table_id, options)
 
     async def rated_results(self) -> list[RatedResult]:
         """See ``store.TableStore.rated_results``."""

@@ -33,6 +33,7 @@ from .newtable import DEFAULT_AGENT, check_agent, check_name, new_table
 from .ratings import Leaderboards
 from .runner import AgentRunner, JobOwner
 from .store import ResultRows, TableStore, token_hash
+from .timecontrol import Timers, mark_timeout
 
 log = logging.getLogger("coloretto.server")
 
@@ -52,6 +53,7 @@ class Hub:
         clock: time for presence, hand-over and computer delays (``clock.Clock``).
         tables: the tables loaded in this process, by id.
         leaderboards: the cached leaderboards.
+        timers: the clocks of tables with a time control (``timecontrol.Timers``).
     """
 
     def __init__(self, settings: Settings, *, store: TableStore, bus: Bus, runner: AgentRunner, clock: Clock) -> None:
@@ -62,6 +64,7 @@ class Hub:
         self.clock = clock
         self.tables: dict[str, LiveTable] = {}
         self.leaderboards = Leaderboards()
+        self.timers = Timers(self)
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
 
     # ----- life cycle ----------------------------------------------------------------------
@@ -78,7 +81,9 @@ class Hub:
         log.info("server process %s ready: %d game(s) resumed", self.settings.process_id, len(ids))
 
     async def stop(self) -> None:
-        """Stop the computer players, then close the bus, the runner and the store."""
+        """Stop the clocks and the computer players, then close the bus, the runner and the
+        store."""
+        self.timers.stop()
         for t in list(self.tables.values()):
             if t.computer_task is not None:
                 t.computer_task.cancel()
@@ -137,16 +142,19 @@ class Hub:
         hints: bool,
         rated: bool,
         title: str,
+        private: bool = False,
+        time_control: Any = None,
     ) -> tuple[LiveTable, int | None, str | None]:
         """Create and store a table (``newtable.new_table``); the creator takes ``seat``.
         Returns the table, the creator's seat and token (None, None when the creator took no
         seat).
 
         Raises:
-            Problem: bad seats, rules, preset, agent or name.
+            Problem: bad seats, rules, preset, agent, name, privacy or time control.
         """
         made = new_table(name=name, seats=seats, seat=seat, rules=rules, preset=preset, hints=hints,
-                         rated=rated, title=title)
+                         rated=rated, title=title, private=private, time_control=time_control,
+                         move_clocks=self.settings.move_clocks)
         await self.store.create_table(made.data)
         t = LiveTable(made.data, self.clock)
         self.tables[t.id] = t
@@ -252,7 +260,7 @@ class Hub:
                 await self._refresh_locked(t)
             else:
                 raise Problem(ErrorCode.CONFLICT, "another server process changed this table; try again")
-            t.log.append(log_entry(t.game, t.version, action.code))
+            t.log.append(mark_timeout(t, log_entry(t.game, t.version, action.code)))
             if results is not None:
                 t.data.status = "finished"
             for c in t.conns:
@@ -318,7 +326,9 @@ class Hub:
 
     # ----- computer seats ------------------------------------------------------------------
     def schedule_computer(self, t: LiveTable) -> None:
-        """Start the computer-player task of ``t`` if a computer seat is to move."""
+        """Start the computer-player task of ``t`` if a computer seat is to move (and the
+        clock of a person's decision, when the table has a time control)."""
+        self.timers.schedule(t)
         if t.computer_task is not None and not t.computer_task.done():
             return
         if t.status != "playing" or t.state.is_over():
@@ -393,13 +403,21 @@ class Hub:
         check_agent(agent)
         async with t.lock:
             self._check_hand_over(t, seat, own=seat == by.seat)
-            await self.store.set_seat_control(t.id, seat, "computer", agent, True)
-            sd = t.data.seats[seat]
-            sd.kind, sd.agent, sd.handed_over = "computer", agent, True
-            for c in t.conns:
-                c.send_state(t)
+            await self.seat_to_computer(t, seat, agent)
         await self.publish(t.id, "seats")
         self.schedule_computer(t)
+
+    async def seat_to_computer(self, t: LiveTable, seat: int, agent: str) -> None:
+        """Hand the person's ``seat`` to the computer player ``agent`` (its token holder may
+        take it back, ``reclaim``) and tell this process's connections. The caller holds
+        ``t.lock``, checked that the hand-over is allowed, and then publishes ``seats`` and
+        calls ``schedule_computer``."""
+        await self.store.set_seat_control(t.id, seat, "computer", agent, True)
+        sd = t.data.seats[seat]
+        sd.kind, sd.agent, sd.handed_over = "computer", agent, True
+        t.turn = None  # a person's decision (and its clock) starts again when the seat is taken back
+        for c in t.conns:
+            c.send_state(t)
 
     def _check_hand_over(self, t: LiveTable, seat: int, own: bool) -> None:
         if t.status == "finished":
@@ -449,23 +467,29 @@ class Hub:
         if t.status != "finished":
             raise Problem(ErrorCode.NOT_ALLOWED, "a rematch can be asked for once the game is over")
         name = seat_name(t.data.seats[by.seat])
-        if t.data.rematch_id is None:
-            seats = [
-                {"kind": "computer", "agent": s.agent} if s.kind == "computer" and not s.handed_over else {"kind": "human"}
-                for s in t.data.seats
-            ]
-            new, seat, token = await self.create_table(
-                name=name, seats=seats, seat=by.seat, rules=dict(t.data.rules), preset=t.data.preset, hints=t.data.hints,
-                rated=t.data.rated, title=t.data.title,
-            )
-            recorded = await self.store.set_rematch(t.id, new.id)
-            t.data.rematch_id = recorded
-            if recorded == new.id and seat is not None and token is not None:
-                for c in t.conns:
-                    if c is not by:
-                        c.send({"type": "rematch_offered", "table_id": new.id})
-                await self.publish(t.id, "seats")
-                return new.id, seat, token
+        created = None
+        # Under the finished table's lock: two players pressing Rematch at once make one table.
+        async with t.lock:
+            if t.data.rematch_id is None:
+                seats = [
+                    {"kind": "computer", "agent": s.agent} if s.kind == "computer" and not s.handed_over else {"kind": "human"}
+                    for s in t.data.seats
+                ]
+                new, seat, token = await self.create_table(
+                    name=name, seats=seats, seat=by.seat, rules=dict(t.data.rules), preset=t.data.preset, hints=t.data.hints,
+                    rated=t.data.rated, title=t.data.title, private=True,
+                    time_control=t.data.options.get("time_control"),
+                )
+                recorded = await self.store.set_rematch(t.id, new.id)
+                t.data.rematch_id = recorded
+                if recorded == new.id and seat is not None and token is not None:
+                    created = new.id, seat, token
+        if created is not None:
+            for c in t.conns:
+                if c is not by:
+                    c.send({"type": "rematch_offered", "table_id": created[0]})
+            await self.publish(t.id, "seats")
+            return created
         new_id = t.data.rematch_id
         assert new_id is not None
         _, seat, token = await self.join(new_id, name, by.seat)

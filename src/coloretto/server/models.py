@@ -43,6 +43,7 @@ class TableRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # private, host, time control
 
 
 class SeatRow(Base):

@@ -5,6 +5,7 @@ seats and rules, the deal, and the creator's seat token. Pure: nothing is stored
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,7 @@ from ..engine.rules import preset as make_preset
 from ..engine.state import new_game
 from .errors import ErrorCode, Problem
 from .store import SeatData, TableData, now, token_hash
+from .timecontrol import MOVE_CLOCKS, check_time_control
 
 DEFAULT_AGENT = "medium"
 """The computer player of a computer seat, or of a hand-over, when none is named."""
@@ -114,6 +116,22 @@ def seat_creator(rows: list[SeatData], name: str | None, seat: int | None) -> tu
     return seat, token
 
 
+def table_options(
+    *, private: Any, time_control: Any, host: int | None, move_clocks: Sequence[float] = MOVE_CLOCKS
+) -> dict[str, Any]:
+    """The stored options of a new table (``TableData.options``): ``private`` (not listed
+    in the lobby, joined through its invite link), ``host`` (the creator's seat, who may
+    replace an absent or idle player; None when the creator took no seat) and
+    ``time_control`` (``timecontrol.check_time_control``).
+
+    Raises:
+        Problem: ``bad_request`` (private not a boolean, a bad time control), ``bad_agent``.
+    """
+    if not isinstance(private, bool):
+        raise Problem(ErrorCode.BAD_REQUEST, f"private must be true or false, not {private!r}")
+    return {"private": private, "host": host, "time_control": check_time_control(time_control, move_clocks)}
+
+
 @dataclass(frozen=True)
 class NewTable:
     """A table to store: its data, and the creator's seat and token (None, None when the
@@ -134,17 +152,22 @@ def new_table(
     hints: bool,
     rated: bool,
     title: str,
+    private: bool = False,
+    time_control: Any = None,
+    move_clocks: Sequence[float] = MOVE_CLOCKS,
 ) -> NewTable:
-    """Check a create-table request (docs/web-api.md ``POST /api/tables``) and deal.
+    """Check a create-table request (docs/web-api.md ``POST /api/tables``) and deal; the
+    creator is the table's host (``table_options``).
 
     Raises:
-        Problem: bad seats, rules, preset, agent or name.
+        Problem: bad seats, rules, preset, agent, name, privacy or time control.
     """
     if not 2 <= len(seats) <= 5:
         raise Problem(ErrorCode.BAD_REQUEST, f"a table has 2 to 5 seats, not {len(seats)}")
     r = table_rules(len(seats), rules, preset)
     rows = seat_rows(seats)
     creator, token = seat_creator(rows, name, seat)
+    options = table_options(private=private, time_control=time_control, host=creator, move_clocks=move_clocks)
     seed = secrets.randbits(63)
     try:
         state = new_game(r, seed, preset_name=preset)
@@ -155,5 +178,6 @@ def new_table(
         id=secrets.token_urlsafe(6), title=title, status=status, rules=r.to_dict(), preset=preset,
         hints=hints, rated=rated, seed=seed, setup=[setup_to_json(s) for s in state.setups if s is not None],
         version=0, created_at=now(), finished_at=None, rematch_id=None, seats=rows, codes=[],
+        options=options,
     )
     return NewTable(data, creator, token)

@@ -17,7 +17,9 @@ from .errors import ErrorCode, Problem, error_response
 from .hub import Hub
 from .live import LiveTable
 from .newtable import DEFAULT_AGENT
-from .schemas import CreateTable, JoinTable, SeatGranted
+from .schemas import CreateTable, JoinTable, MyTables, SeatGranted
+from .store import token_hash
+from .timecontrol import CLOCK_AGENTS, DAY_SECONDS, DEFAULT_CLOCK_AGENT, seconds_json
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 """The browser client's files (``/`` and ``/static/...``)."""
@@ -74,6 +76,13 @@ async def options(hub: HubDep) -> dict[str, Any]:
         },
         "hints_available": True,
         "handover_after_seconds": hub.settings.handover_after,
+        "time_controls": {
+            "kinds": ["none", "move", "day"],
+            "move_seconds": [seconds_json(s) for s in hub.settings.move_clocks],
+            "day_seconds": seconds_json(DAY_SECONDS),
+            "agents": list(CLOCK_AGENTS),
+            "default_agent": DEFAULT_CLOCK_AGENT,
+        },
     }
 
 
@@ -83,6 +92,7 @@ async def create(body: CreateTable, hub: HubDep) -> dict[str, Any]:
     t, seat, token = await hub.create_table(
         name=body.name, seats=[s.model_dump() for s in body.seats], seat=body.seat, rules=body.rules,
         preset=body.preset, hints=body.hints, rated=body.rated, title=body.title.strip(),
+        private=body.private, time_control=body.time_control,
     )
     return _granted(t, seat, token)
 
@@ -93,13 +103,40 @@ async def lobby(
     status: Literal["open", "playing", "finished"] | None = None,
     limit: int = Query(50, ge=1, le=200),
 ) -> dict[str, Any]:
-    """The lobby: open tables to join and games in progress to watch."""
+    """The lobby: public tables waiting for players and public games in progress to watch
+    (private tables are reached through their invite link only)."""
     statuses = [status] if status else ["open", "playing"]
     out = []
-    for table_id in await hub.store.table_ids(statuses, limit):
+    for table_id in await hub.store.table_ids(statuses, limit * 4):
         t = await hub.get(table_id)
-        if t is not None and t.status in statuses:
+        if t is not None and t.status in statuses and not t.data.options.get("private", False):
             out.append(t.table_json())
+            if len(out) == limit:
+                break
+    return {"tables": out}
+
+
+MAX_MY_TABLES = 100
+"""Most seat tokens ``POST /api/tables/mine`` looks at."""
+
+
+@api.post("/api/tables/mine", tags=["tables"])
+async def mine(body: MyTables, hub: HubDep) -> dict[str, Any]:
+    """The tables of the seat tokens a browser keeps (private ones too), each with the seat
+    and ``your_turn``; unknown tables and tokens of no seat are left out."""
+    if len(body.tokens) > MAX_MY_TABLES:
+        raise Problem(ErrorCode.BAD_REQUEST, f"tokens: at most {MAX_MY_TABLES} tables, not {len(body.tokens)}")
+    out = []
+    for table_id, token in body.tokens.items():
+        t = await hub.get(table_id)
+        if t is None or t.status == "finished":
+            continue
+        seat = t.seat_of(token_hash(token))
+        if seat is None:
+            continue
+        to_move = t.state.to_move if t.status == "playing" else None
+        your_turn = to_move == seat and t.data.seats[seat].kind == "human"
+        out.append({"table": t.table_json(), "seat": seat, "your_turn": your_turn})
     return {"tables": out}
 
 

@@ -34,6 +34,17 @@ class CreateTable(BaseModel):
     hints: bool = False
     rated: bool = True
     title: str = Field("", max_length=60)
+    private: bool = Field(False, description="not listed in the lobby; joined through the invite link")
+    time_control: dict[str, Any] | None = Field(
+        None, description='{"kind": "none"}, {"kind": "move", "seconds": 45, "agent": "medium"} or {"kind": "day"}'
+    )
+
+
+class MyTables(BaseModel):
+    """``POST /api/tables/mine`` body: the seat tokens this browser keeps, by table id."""
+
+    model_config = STRICT
+    tokens: dict[str, str] = Field(description="table id -> seat token (at most 100)")
 
 
 class JoinTable(BaseModel):

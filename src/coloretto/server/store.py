@@ -55,7 +55,10 @@ class TableData:
     """A table as stored, with its accepted actions (engine codes, in order).
 
     ``status`` is ``open``, ``playing`` or ``finished``; ``setup`` holds the secret deal
-    (``coloretto-record/1`` setups); ``version`` is the number of accepted actions.
+    (``coloretto-record/1`` setups); ``version`` is the number of accepted actions;
+    ``options`` the table's options besides the rules (``newtable.table_options``: private,
+    host, time control) and the indices of the actions a clock's computer played
+    (``timeouts``).
     """
 
     id: str
@@ -73,6 +76,7 @@ class TableData:
     rematch_id: str | None
     seats: list[SeatData] = field(default_factory=list)
     codes: list[int] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 class TableStore(Protocol):
@@ -125,6 +129,10 @@ class TableStore(Protocol):
 
     async def set_rematch(self, table_id: str, rematch_id: str) -> str:
         """Record ``rematch_id`` unless one is recorded already; return the recorded one."""
+        ...
+
+    async def set_options(self, table_id: str, options: dict[str, Any]) -> None:
+        """Replace the table's ``options`` (``TableData.options``)."""
         ...
 
     async def append_action(
@@ -225,6 +233,11 @@ class MemoryTableStore:
             if t.rematch_id is None:
                 t.rematch_id = rematch_id
             return t.rematch_id
+
+    async def set_options(self, table_id: str, options: dict[str, Any]) -> None:
+        """See ``TableStore.set_options``."""
+        with self._lock:
+            self._tables[table_id].options = copy.deepcopy(options)
 
     async def append_action(
         self, table_id: str, version: int, seat: int, code: int, results: ResultRows | None = None

@@ -71,7 +71,8 @@ export function logLine(entry, seats) {
   }
   const auto = playedForPerson(entry, seats);
   return h("li", { "data-i": entry.i, class: auto ? "auto" : null }, h("span", { class: "log-i" }, `${entry.i + 1}.`), " ", body,
-    auto ? [" ", h("span", { class: "badge computer log-auto", "data-testid": "log-auto", title: TEXT.byComputerTitle() }, TEXT.byComputer(entry.agent))] : null);
+    auto ? [" ", h("span", { class: "badge computer log-auto", "data-testid": "log-auto", title: TEXT.byComputerTitle() }, TEXT.byComputer(entry.agent))] : null,
+    entry.timeout ? [" ", h("span", { class: "badge log-timeout", "data-testid": "log-timeout" }, t("clock.timed_out"))] : null);
 }
 
 /** The round / game heading a log entry opens, or null ("Round 3", "Game 2 · Round 1"). */
@@ -107,7 +108,8 @@ export function logItems(entry, prev, seats) {
 /** The action of a log entry as plain text (for replay captions and screen readers). */
 export function logText(entry, seats) {
   const who = (entry.seat === null || entry.seat === undefined ? "?" : seatLabel((seats || [])[entry.seat])) +
-    (playedForPerson(entry, seats) ? ` (${TEXT.byComputer(entry.agent)})` : "");
+    (playedForPerson(entry, seats) ? ` (${TEXT.byComputer(entry.agent)})` : "") +
+    (entry.timeout ? ` (${t("clock.timed_out")})` : "");
   const a = entry.action || {};
   const c = entry.card ? labelOf(entry.card) : t("log.a_card");
   if (a.action === "draw") return t(entry.last_round ? "log.text.draws_last" : "log.text.draws", { name: who, card: c });

@@ -2,6 +2,7 @@
 // create-table form and the leaderboard.
 import { agentName, api, errorText, h, setChildren, toast, getName, setName, getToken, setToken, seatLabel } from "./api.js";
 import { optionName, rulesSummary } from "./board.js";
+import { timeControlText } from "./clock.js";
 import { formatNumber, t } from "./i18n.js";
 import { guideDone, startGuide } from "./guide.js";
 
@@ -17,10 +18,12 @@ export async function lobbyView(root) {
     return;
   }
   const lists = h("div", { class: "lists" });
-  setChildren(root, h("div", { class: "lobby" }, learnPanel(), createForm(options), lists));
+  const mine = h("div", { class: "my-tables" });
+  setChildren(root, h("div", { class: "lobby" }, learnPanel(), createForm(options), h("div", {}, mine, lists)));
   const refresh = async () => {
     try {
-      const [live, done] = await Promise.all([api("/api/tables"), api("/api/tables?status=finished&limit=15")]);
+      const [live, done, my] = await Promise.all([api("/api/tables"), api("/api/tables?status=finished&limit=15"), myTables()]);
+      renderMine(mine, my);
       renderLists(lists, live.tables, done.tables);
     } catch (e) {
       setChildren(lists, h("p", { class: "panel error" }, t("lobby.cannot_load", { message: errorText(e) })));
@@ -29,6 +32,38 @@ export async function lobbyView(root) {
   await refresh();
   const timer = setInterval(() => { if (!document.hidden) refresh(); }, REFRESH_MS);
   return () => clearInterval(timer);
+}
+
+/** The unfinished tables whose seat tokens this browser keeps (private ones too), each with
+ * the seat and whether it is that seat's turn (POST /api/tables/mine). */
+async function myTables() {
+  const tokens = {};
+  try {
+    for (let i = 0; i < localStorage.length && Object.keys(tokens).length < 100; i++) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith("coloretto.token.")) tokens[key.slice("coloretto.token.".length)] = localStorage.getItem(key);
+    }
+  } catch { /* no storage: no tables of yours */ }
+  if (!Object.keys(tokens).length) return [];
+  return (await api("/api/tables/mine", { tokens })).tables;
+}
+
+/** "Your tables": where you sit, your turn first; the tab title counts your turns. */
+function renderMine(el, mine) {
+  const turns = mine.filter((m) => m.your_turn).length;
+  document.title = turns ? `\u25b6 ${t("lobby.title_your_turn", { count: turns })} \u2013 Coloretto` : "Coloretto";
+  if (!mine.length) { setChildren(el); return; }
+  const sorted = [...mine].sort((a, b) => Number(b.your_turn) - Number(a.your_turn));
+  setChildren(el, h("section", { class: "panel", "data-testid": "my-tables" }, h("h2", {}, t("lobby.my_tables")),
+    h("ul", { class: "table-list" }, sorted.map((m) => h("li", { class: "table-item", "data-table": m.table.id },
+      h("div", {},
+        h("b", {}, m.table.title || t("lobby.table", { id: m.table.id })), " ",
+        m.your_turn ? h("span", { class: "badge your-turn", "data-testid": "your-turn" }, t("lobby.your_turn")) : null,
+        m.table.private ? h("span", { class: "badge" }, t("table.private")) : null,
+        h("div", { class: "small muted" }, timeControlText(m.table.time_control)),
+        h("div", { class: "small" }, seatsText(m.table))),
+      h("a", { class: "button" + (m.your_turn ? " primary" : ""), href: m.table.invite_url, "data-testid": "my-table" },
+        t("lobby.to_your_seat")))))));
 }
 
 function seatsText(tb) {
@@ -159,6 +194,14 @@ function createForm(options) {
   const caps = h("input", { id: "row_capacities", name: "row_capacities", placeholder: t("lobby.caps_placeholder"), inputmode: "numeric" });
   const title = h("input", { id: "title", name: "title", maxlength: 60, placeholder: t("lobby.optional") });
   const hints = h("input", { id: "hints", type: "checkbox" });
+  const tcs = options.time_controls || { move_seconds: [], agents: ["medium"], default_agent: "medium" };
+  const timeControl = h("select", { id: "time-control", name: "time-control" },
+    h("option", { value: "none" }, t("clock.none")),
+    tcs.move_seconds.map((sec) => h("option", { value: `move:${sec}` }, t("clock.move", { seconds: sec }))),
+    h("option", { value: "day" }, t("clock.day")));
+  const clockAgent = h("select", { id: "clock-agent", name: "clock-agent" },
+    tcs.agents.map((a) => h("option", { value: a, selected: a === tcs.default_agent }, t(`clock.agent.${a}`))));
+  const isPrivate = h("input", { id: "private", type: "checkbox" });
   const rated = h("input", { id: "rated", type: "checkbox", checked: true });
   const label = (id, text) => h("label", { for: id }, text);
 
@@ -185,8 +228,12 @@ function createForm(options) {
     }
     const body = {
       name, seats, seat: mine >= 0 ? mine : null, rules, preset: JSON.parse(fields.preset.value),
-      hints: hints.checked, rated: rated.checked, title: title.value.trim(),
+      hints: hints.checked, rated: rated.checked, title: title.value.trim(), private: isPrivate.checked,
     };
+    if (timeControl.value !== "none") {
+      const [kind, sec] = timeControl.value.split(":");
+      body.time_control = kind === "move" ? { kind, seconds: Number(sec), agent: clockAgent.value } : { kind, agent: clockAgent.value };
+    }
     try {
       const r = await api("/api/tables", body);
       if (r.token) setToken(r.table.id, r.token);
@@ -204,7 +251,7 @@ function createForm(options) {
       h("div", { class: "grid-form" },
         label("preset", t("lobby.preset")), fields.preset,
         label("edition", t("lobby.edition")), fields.edition,
-        label("table", t("lobby.table")), fields.table,
+        label("table", t("lobby.score_table")), fields.table,
         label("starting_cards", t("lobby.starting_cards")), fields.starting_cards,
         label("next_round_starter", t("lobby.next_round_starter")), fields.next_round_starter,
         label("joker_any_color", t("lobby.joker_any_color")), fields.joker_any_color,
@@ -212,6 +259,12 @@ function createForm(options) {
         label("extra_card", t("lobby.extra_card")), fields.extra_card,
         label("row_capacities", t("lobby.row_capacities")), caps),
       h("p", { class: "small muted" }, t("lobby.options_note"))),
+    h("div", { class: "field-row" },
+      label("time-control", t("clock.choose")), timeControl,
+      label("clock-agent", t("clock.agent")), clockAgent),
+    h("p", { class: "small muted" }, t("clock.explain")),
+    h("div", { class: "field-row" },
+      h("label", {}, isPrivate, " ", t("table.private_choice"))),
     h("div", { class: "field-row" },
       h("label", {}, hints, " ", t("lobby.hints"), options.hints_available === false ? ` (${t("lobby.no_advisor")})` : ""),
       h("label", {}, rated, " ", t("lobby.rated"))),

@@ -5,6 +5,8 @@ import { statusBar, rowsPanel, playersPanel, matchStanding, scoreLegend, rulesSu
 import { actionText, logItems, logText, resultPanel } from "./gamelog.js";
 import { capture, play as playMotion } from "./motion.js";
 import { play as playSound, setSound, soundOn } from "./sound.js";
+import { clockLine, timeControlText } from "./clock.js";
+import { ChatBox } from "./chat.js";
 import { language, t } from "./i18n.js";
 import { guidePanel, noteMoments } from "./guide.js";
 
@@ -109,6 +111,10 @@ class TableView {
     this.stopped = false;
     this.agentPick = {};
     this.openBoxes = {};
+    this.clock = null; // state.clock, received at clockAt (performance.now())
+    this.clockAt = 0;
+    this.turnAt = performance.now(); // when the current decision began (seen from here)
+    this.chat = new ChatBox((msg) => this.send(msg));
   }
 
   async start() {
@@ -144,6 +150,7 @@ class TableView {
       join: h("div", { class: "join-area" }),
       status: h("div", { class: "status-area" }),
       guide: h("div", { class: "guide-area" }),
+      clock: h("div", { class: "clock-area", "aria-live": "off" }),
       others: h("div", { class: "others-area" }),
       rows: h("div", { class: "rows-area" }),
       hint: h("div", { class: "hint-area", "aria-live": "polite" }),
@@ -163,8 +170,8 @@ class TableView {
     this.root.replaceChildren(h("div", { id: "table-view", class: "table-view" },
       this.el.head, this.el.banner, this.el.join, this.el.result,
       h("div", { class: "layout" },
-        h("div", { class: "main-col" }, this.el.status, this.el.guide, this.el.others, this.el.rows, this.el.hint, this.el.mine),
-        h("div", { class: "side-col" }, this.el.standing, this.logBox, this.el.help)),
+        h("div", { class: "main-col" }, this.el.status, this.el.guide, this.el.clock, this.el.others, this.el.rows, this.el.hint, this.el.mine),
+        h("div", { class: "side-col" }, this.el.standing, this.logBox, this.chat.el, this.el.help)),
       this.el.live));
     this.viewEl = this.root.querySelector("#table-view");
   }
@@ -196,6 +203,8 @@ class TableView {
       setChildren(this.el.rows);
     }
     this.renderGuide();
+    this.renderClock();
+    this.chat.setSeat(this.mySeat, this.seats);
     this.renderHint();
     this.renderPlayers();
     this.renderResult();
@@ -214,7 +223,7 @@ class TableView {
     const tb = this.table;
     // drawn again only when something in it changes (it keeps the focus of its buttons)
     const key = JSON.stringify([tb.title, tb.invite_url, this.status, this.role, this.mySeat, this.conn, soundOn(),
-      this.obs ? this.obs.rules : tb.rules]);
+      this.obs ? this.obs.rules : tb.rules, tb.private, tb.time_control, tb.host]);
     if (key === this.headKey) return;
     this.headKey = key;
     setChildren(this.el.head,
@@ -224,6 +233,9 @@ class TableView {
         this.mySeat === null && this.role === "spectator" ? h("span", { class: "pill" }, t("table.watching")) : null,
         h("span", { class: `conn-dot conn-${this.conn}`, title: t("table.connection", { state: connName(this.conn) }) }, this.conn === "open" ? t("table.live") : connName(this.conn))),
       h("p", { class: "small muted" }, rulesSummary(this.obs ? this.obs.rules : tb.rules, tb)),
+      h("div", { class: "small muted", "data-testid": "table-options" }, timeControlText(tb.time_control),
+        tb.private ? [" \u00b7 ", t("table.private")] : null,
+        tb.host !== null && tb.host !== undefined && tb.host === this.mySeat ? [" \u00b7 ", t("host.you")] : null),
       this.soundSwitch(),
       this.status === "open" ? this.inviteLine() : null);
   }
@@ -323,6 +335,19 @@ class TableView {
       this.hintText && this.legal.length ? h("p", { class: "hint-text" }, t("table.hint_text", { text: this.hintText })) : null);
   }
 
+  renderClock() {
+    setChildren(this.el.clock, this.status === "playing"
+      ? clockLine(this.clock, this.seats, this.mySeat, performance.now() - this.clockAt) : null);
+  }
+
+  /** The host may replace seat `s`: a person's, not the host's own, absent or idle on their turn. */
+  canReplace(s) {
+    const seat = this.seats[s];
+    if (!seat || seat.kind !== "human" || s === this.mySeat || this.mySeat === null || this.table.host !== this.mySeat) return false;
+    if (!seat.connected) return true;
+    return this.obs && this.obs.to_move === s && (performance.now() - this.turnAt) / 1000 >= this.handoverAfter;
+  }
+
   awayOf(s) {
     const seat = this.seats[s];
     if (!seat || seat.away_seconds === null || seat.away_seconds === undefined) return null;
@@ -364,6 +389,12 @@ class TableView {
           this.send({ type: "hand_over", seat: s, agent: sel.value });
         } }, t("table.hand_over_mine")));
     }
+    if (this.canReplace(s)) {
+      const sel = pick();
+      return h("div", { class: "seat-ctl" }, sel, " ",
+        h("button", { type: "button", "data-testid": "replace", title: t("host.replace_title"),
+          onclick: () => this.send({ type: "replace", seat: s, agent: sel.value }) }, t("host.replace")));
+    }
     if (seat.kind === "human" && !seat.connected) {
       const away = this.awayOf(s) ?? 0;
       const wait = Math.ceil(this.handoverAfter - away);
@@ -380,7 +411,8 @@ class TableView {
     if (this.status !== "finished" || !this.result) { setChildren(this.el.result); return; }
     const r = this.result;
     const controls = [];
-    if (this.mySeat !== null) {
+    // Once a rematch exists (asked for by anyone) there is only its link: never a second table.
+    if (this.mySeat !== null && !this.rematchId) {
       controls.push(h("button", { type: "button", class: "primary", "data-testid": "rematch", onclick: () => this.send({ type: "rematch" }) }, t("table.rematch")));
     }
     if (this.rematchId) {
@@ -429,6 +461,8 @@ class TableView {
 
   tick() {
     if (this.conn === "reconnecting") this.renderBanner();
+    if (this.clock && this.status === "playing") this.renderClock();
+    if (this.table.host === this.mySeat && this.mySeat !== null && this.status === "playing") this.renderPlayersKeepFocus();
     if (this.seats.some((s) => s.kind === "human" && !s.connected) && this.status === "playing") this.renderPlayersKeepFocus();
   }
 
@@ -542,6 +576,8 @@ class TableView {
         toast(t("table.rematch_offered"));
         this.render();
         break;
+      case "chat": this.chat.add(msg); break;
+      case "chat_history": this.chat.history(msg.messages || []); break;
       case "pong": break;
       case "error": this.onError(msg); break;
       default: break;
@@ -572,7 +608,9 @@ class TableView {
       const seat = (msg.seats || this.seats)[e.seat];
       if (seat && seat.kind === "computer" && seat.handed_over) this.autoMoves.set(e.i, seat.agent);
     }
-    if (msg.version !== this.version) { this.hint = null; this.hintText = ""; }
+    if (msg.version !== this.version) { this.hint = null; this.hintText = ""; this.turnAt = performance.now(); }
+    this.clock = msg.clock || null;
+    this.clockAt = performance.now();
     this.version = msg.version;
     this.status = msg.status;
     this.obs = msg.observation;

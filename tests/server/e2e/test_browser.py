@@ -206,13 +206,14 @@ def test_two_people_with_reload(web_server: Any, new_page: Any, artifacts: Path)
     assert bob.locator(".player[data-seat='1'] .badge.you").count() == 1
     played += play_until(ann, {0: ann, 1: bob}, stop=lambda v: v >= 30)
 
-    # Bob's tab closes: Ann sees him disconnected and, after a while, may hand his seat over
+    # Bob's tab closes: Ann sees him disconnected and, as the host (she created the table),
+    # may replace him with a computer at once
     context = bob.context
     bob.close()
     ann.wait_for_selector(".player[data-seat='1'] [data-testid=disconnected]")
-    ann.wait_for_selector(".player[data-seat='1'] [data-testid=hand-over]:enabled")
+    ann.wait_for_selector(".player[data-seat='1'] [data-testid=replace]:enabled")
     ann.screenshot(path=str(artifacts / "2-disconnected.png"), full_page=True)
-    ann.click(".player[data-seat='1'] [data-testid=hand-over]")
+    ann.click(".player[data-seat='1'] [data-testid=replace]")
     ann.wait_for_selector(".player[data-seat='1'] .badge.computer")
     # Bob comes back (same browser: the token is kept), finds a computer in his seat and
     # takes it back

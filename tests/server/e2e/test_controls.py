@@ -43,6 +43,10 @@ Lobby (lobby.js)
 - `#rated` "rated (leaderboard)": test_lobby_form_links_and_joining
 - `[data-testid=create]` "Create table": test_lobby_form_links_and_joining
 - `#lb-computers` "include games against computer players": test_replay_controls_and_error_pages
+- `#time-control` "Time control" (no clock, a per-move clock, turn-based): test_tables.py::test_a_clock_runs_out_and_the_computer_moves
+- `#clock-agent` "Plays when time runs out": test_tables.py::test_a_clock_runs_out_and_the_computer_moves
+- `#private` "Private table": test_tables.py::test_a_private_table_the_host_and_the_chat
+- `[data-testid=my-table]` "To your seat" (Your tables, with "Your turn"): test_tables.py::test_a_private_table_the_host_and_the_chat
 
 Live table (table.js, board.js)
 - `[data-testid=back-to-lobby]` "Back to the lobby" (unknown table, replay not ready): test_replay_controls_and_error_pages
@@ -69,6 +73,10 @@ Live table (table.js, board.js)
 - `[data-testid=rematch]` "Rematch": test_hand_over_a_disconnected_seat_and_watch_the_rematch
 - `[data-testid=join-rematch]` "Watch the rematch" (a spectator; "Join the rematch": test_browser.py): test_hand_over_a_disconnected_seat_and_watch_the_rematch
 - `[data-testid=record]` "Download record" (table and replay): test_playing_keys_hints_and_leaving
+- `[data-testid=replace]` "Replace with a computer" (the host; an absent or idle player): test_tables.py::test_a_private_table_the_host_and_the_chat
+- `#chat-text` the chat message (Enter sends): test_tables.py::test_a_private_table_the_host_and_the_chat
+- `[data-testid=chat-send]` "Send": test_tables.py::test_a_private_table_the_host_and_the_chat
+- `[data-testid=chat-mute]` "Mute chat" / "Show chat" (remembered): test_tables.py::test_a_private_table_the_host_and_the_chat
 - `[data-testid=replay]` "Replay move by move": test_playing_keys_hints_and_leaving
 - `[data-testid=guide-next]` "Got it" (the guided first game, guide.js): test_languages.py::test_guided_first_game_from_start_to_end
 - `[data-testid=guide-finish]` "Finish the guide" (its last explanation, the score): test_languages.py::test_guided_first_game_from_start_to_end
@@ -768,35 +776,37 @@ def test_hand_over_a_disconnected_seat_and_watch_the_rematch(web_server: Any, ne
     cathy = new_page()  # a spectator
     cathy.goto(ann.url)
     cathy.wait_for_selector(f"{VIEW}[data-conn=open][data-status=playing]")
-    # Bob's tab closes; Ann picks the computer player for his seat while the delay runs out:
-    # her choice survives the page's redraws (every second and on every move)
-    bob.close()
-    bob_card = ann.locator(".player[data-seat='1']")
-    bob_card.locator("[data-testid=hand-over]:disabled").wait_for()
-    bob_card.locator("[data-testid=agent-pick]").select_option("easy")
-    ann.locator(".rows-panel").click(position={"x": 2, "y": 2})  # the focus leaves the menu
-    button = bob_card.locator("[data-testid=hand-over]:enabled")
+    # Ann's tab closes (she is the host; Bob is not, so he waits for the hand-over delay);
+    # Bob picks the computer player for her seat while the delay runs out: his choice
+    # survives the page's redraws (every second and on every move)
+    ann.close()
+    ann_card = bob.locator(".player[data-seat='0']")
+    ann_card.locator("[data-testid=hand-over]:disabled").wait_for()
+    assert ann_card.locator("[data-testid=replace]").count() == 0  # only the host replaces at once
+    ann_card.locator("[data-testid=agent-pick]").select_option("easy")
+    bob.locator(".rows-panel").click(position={"x": 2, "y": 2})  # the focus leaves the menu
+    button = ann_card.locator("[data-testid=hand-over]:enabled")
     button.wait_for()
-    assert bob_card.locator("[data-testid=agent-pick]").input_value() == "easy"
+    assert ann_card.locator("[data-testid=agent-pick]").input_value() == "easy"
     button.click()
-    cathy.wait_for_selector(".player[data-seat='1'] .badge.computer >> text=computer (easy) plays")
-    # Ann leaves too; the computers finish
-    me = ann.locator(".player[data-seat='0']")
+    cathy.wait_for_selector(".player[data-seat='0'] .badge.computer >> text=computer (easy) plays")
+    # Bob leaves too; the computers finish
+    me = bob.locator(".player[data-seat='1']")
     me.locator("[data-testid=leaving]").click()
     me.locator("[data-testid=hand-over-mine]").click()
-    for page in (ann, cathy):
+    for page in (bob, cathy):
         page.wait_for_selector("[data-testid=result]", timeout=60_000)
     assert cathy.locator("[data-testid=rematch]").count() == 0  # spectators cannot ask for one
-    ann.click("[data-testid=rematch]")
-    ann.wait_for_url(re.compile(r"/table/(?!" + table_id + r")[^/]+$"))
-    ann.wait_for_selector(f"{VIEW}[data-my-seat='0'][data-status=open]")
-    new_id = ann.url.rsplit("/", 1)[1]
+    bob.click("[data-testid=rematch]")
+    bob.wait_for_url(re.compile(r"/table/(?!" + table_id + r")[^/]+$"))
+    bob.wait_for_selector(f"{VIEW}[data-my-seat='1'][data-status=open]")
+    new_id = bob.url.rsplit("/", 1)[1]
     watch = cathy.locator("[data-testid=join-rematch]")
     assert watch.inner_text() == "Watch the rematch"
     watch.click()
     cathy.wait_for_url(f"{base}/table/{new_id}")
     cathy.wait_for_selector(f"{VIEW}[data-conn=open][data-my-seat='']")
-    assert cathy.locator("#join-seat option").all_inner_texts() == ["Seat 2"]
+    assert cathy.locator("#join-seat option").all_inner_texts() == ["Seat 1"]
 
 
 # ----- replay controls, leaderboard, error pages ------------------------------------------------

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from coloretto.agents import make_agent
 from coloretto.agents.advisor import Advice
-from coloretto.agents.base import Budget
+from coloretto.agents.base import Agent, Budget
 from coloretto.engine import Rules, load_game, new_game, replay
 from coloretto.engine.actions import Action
 from coloretto.engine.cards import GOLDEN_JOKER
@@ -315,15 +315,16 @@ def test_you_start(tmp_path: Path) -> None:
     assert render.subject_verb("Yount", "starts", "start") == "Yount starts"
 
 
-class CheckedAgent:
+class CheckedAgent(Agent):
     """A computer player that, before each decision, checks that the record on disk is the
     game so far (the real agent decides)."""
 
     def __init__(self, inner: Any, check: Any) -> None:
+        super().__init__()
         self.inner, self.check = inner, check
-        self.needs_true_state = False
 
     def reset(self, seat: int, rules: Rules) -> None:
+        super().reset(seat, rules)
         self.inner.reset(seat, rules)
 
     def act(self, observation: Any, legal: Any) -> Any:
@@ -354,7 +355,7 @@ def test_record_on_disk_after_every_action(tmp_path: Path) -> None:
             return super().__call__(prompt)
 
     session, _ = make_session(tmp_path, Rules(players=3), 17, [1], CheckingScript())
-    session.agents = {s: CheckedAgent(a, check) for s, a in session.agents.items()}  # type: ignore[misc]
+    session.agents = {s: CheckedAgent(a, check) for s, a in session.agents.items()}
     holder["session"] = session
     assert session.run() == 0
     assert len(checks) > 50 and any(checks) and not all(checks)

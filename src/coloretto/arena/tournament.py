@@ -56,9 +56,9 @@ from ..engine.seeds import AGENT, FALLBACK, GAME, SAMPLE, derive_seed
 from .driver import start_game
 from .failures import (
     SeatPlayer,
+    arena_policy,
     deliver_results,
     failure_info,
-    fallback_factory,
     parse_failure_policy,
     play_with_policy,
 )
@@ -308,8 +308,7 @@ def play_game(task: GameTask) -> GameResult:
     try:
         for seat in range(n):
             primary = build_agent(task.specs[seat], task.agent_seeds[seat], cfg)
-            fallback = fallback_factory(policy, task.fallback_seeds[seat], cfg.budget)
-            players.append(SeatPlayer(primary, fallback, record_failure))
+            players.append(SeatPlayer(primary, arena_policy(policy), record_failure, task.fallback_seeds[seat], cfg.budget))
         names = [f"{spec}#{entry}" for spec, entry in zip(task.specs, task.entries)]
         game = start_game(cfg.rules, task.deal_seed, names, preset_name=cfg.preset)
         forfeit = play_with_policy(game, players)

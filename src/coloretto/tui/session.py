@@ -31,6 +31,7 @@ from rich.text import Text
 
 from ..agents.advisor import Advice, advise
 from ..agents.base import Agent, Budget
+from ..arena.driver import FIRST_LEGAL, decide_with, deliver_results
 from ..engine.actions import Action
 from ..engine.cards import COLORS, LETTERS
 from ..engine.observation import Observation, observe
@@ -105,6 +106,7 @@ class TerminalGame:
                 else:
                     self._computer_decision(seat)
             self._finish()
+            deliver_results(list(self.agents.values()), self.state.totals(), self.state.winners())
             return EXIT_OK
         except KeyboardInterrupt:
             self.console.print()
@@ -309,18 +311,18 @@ class TerminalGame:
 
     # ----- computer players ----------------------------------------------------------------
     def _computer_decision(self, seat: int) -> None:
+        """The computer seat's decision through the driver under the terminal's failure
+        policy (``arena.driver.FIRST_LEGAL``): a failing computer player plays the first
+        legal action, and the screen says so."""
         st = self.state
-        legal = st.legal_actions()
-        agent = self.agents[seat]
-        if len(legal) == 1:
-            action = legal[0]
-        else:
-            action = agent.act(observe(st, seat), legal)
-            if action not in legal:
-                raise RuntimeError(
-                    f"computer player {self.names[seat]} chose {action}, which is not legal"
-                )
-        self._play(seat, action)
+        decision = decide_with(self.agents[seat], observe(st, seat), st.legal_actions(), FIRST_LEGAL, st)
+        if decision.failure is not None:
+            self._say(
+                f"The computer player {self.names[seat]} failed ({decision.failure}); it plays "
+                f"{decision.action} instead (failure policy: {FIRST_LEGAL}).",
+                "red",
+            )
+        self._play(seat, decision.action)
 
     # ----- applying actions and telling what happened --------------------------------------
     def _play(self, seat: int, action: Action, *, quiet: bool = False) -> None:

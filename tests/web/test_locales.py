@@ -14,16 +14,41 @@ from typing import Any
 import pytest
 from nodeutil import WEB
 
+from coloretto.server.errors import ErrorCode
+
 LANGUAGES = ["en", "nl", "uk", "it", "fr", "de"]
 COLOURS = ["blue", "brown", "gray", "green", "orange", "pink", "yellow"]
-LETTER_KEYS = [f"letter.{c}" for c in COLOURS] + ["letter.joker", "letter.golden_joker", "letter.plus2"]
+LETTER_KEYS = [f"letter.{c}" for c in COLOURS] + ["letter.joker", "letter.golden_joker", "letter.plus2",
+                                                   "letter.last_round"]
 PARAM = re.compile(r"\{(\w+)\}")
-USERS = ["score.js", "score.html", "i18n.js", "rules.js", "rules.html", "rulesdata.js", "clock.js", "chat.js",
-         "table.js", "lobby.js", "gamelog.js", "account.js"]
+USERS = ["score.js", "score.html", "i18n.js", "rules.js", "rules.html", "rulesdata.js", "index.html", "app.js",
+         "api.js", "lobby.js", "table.js", "board.js", "gamelog.js", "replay.js", "cards.js", "guide.js", "clock.js",
+         "chat.js", "account.js"]
 """Files whose strings come from the catalogs."""
+GUIDE_STEPS = ["welcome", "turn", "place", "out", "last_round"]
+OPTIONS = {
+    "preset": ["none", "classic", "modern", "bga", "abacus2003"],
+    "edition": ["classic", "modern"],
+    "table": ["brown", "violet"],
+    "starting_cards": ["random", "choose"],
+    "next_round_starter": ["last_taker", "left_of_last_taker"],
+    "joker_any_color": ["true", "false"],
+    "extra_card": ["none", "single_three", "triple_three", "first_out_draws", "triple_minus"],
+}
 DYNAMIC = {
     "colour.": COLOURS,
-    "letter.": [*COLOURS, "joker", "golden_joker", "plus2"],
+    "letter.": [*COLOURS, "joker", "golden_joker", "plus2", "last_round"],
+    "cardname.": ["joker", "golden_joker", "plus2", "last_round"],
+    "agent.": ["easy", "medium", "hard", "expert", "random", "greedy", "heuristic", "mcts"],
+    "option.": [f"{option}.{value}" for option, values in OPTIONS.items() for value in values],
+    "turn.mine.": ["turn", "place", "choose_start"],
+    "turn.other.": ["turn", "place", "choose_start"],
+    "end.rank.": ["1", "2", "3", "4", "5"],
+    "table.conn.": ["open", "connecting", "reconnecting", "gone"],
+    "table.status.": ["open", "playing", "finished"],
+    "error.": [code.value for code in ErrorCode],
+    "guide.": [f"{step}.{part}" for step in GUIDE_STEPS for part in ("title", "text", "more")]
+    + ["small_row.title", "score.title"],
     "card.": ["joker", "golden_joker", "plus2"],
     "settings.table.": ["brown", "violet"],
     "settings.extra.": ["single_three", "triple_three", "triple_minus"],
@@ -103,7 +128,7 @@ def test_colour_blind_letters_are_unique(lang: str) -> None:
 
 
 def test_ukrainian_is_cyrillic() -> None:
-    allowed_latin = {"Coloretto", "Extrakarten"}
+    allowed_latin = {"Coloretto", "Extrakarten", "Board", "Game", "Arena"}  # names: the game, the expansion, the site
     for key, value in load("uk").items():
         for text in forms(value):
             words = re.findall(r"[A-Za-z]+", PARAM.sub("", text))
@@ -132,3 +157,12 @@ def test_pages_use_existing_keys_and_every_key_is_used() -> None:
     assert all(k in en for k in used)
     unused = sorted(set(en) - used)
     assert not unused, f"keys no page uses: {unused}"
+
+
+def test_every_server_error_code_has_a_text() -> None:
+    """The client shows a refusal by its code (api.js errorText): each ErrorCode the server
+    can send has its ``error.<code>`` entry (in every catalog, by the test above)."""
+    en = load("en")
+    missing = sorted(code.value for code in ErrorCode if f"error.{code.value}" not in en)
+    assert not missing, f"en.json has no text for the server's error codes {missing}"
+

@@ -1,5 +1,6 @@
 // HTTP helpers, local storage and small DOM helpers shared by every view.
 // The contract of every endpoint is docs/web-api.md.
+import { exists, language, t } from "./i18n.js";
 
 /** Error raised for an HTTP error reply: `code` and `message` come from the server body. */
 export class ApiError extends Error {
@@ -25,7 +26,7 @@ export async function api(path, body = undefined) {
   try {
     res = await fetch(path, init);
   } catch (err) {
-    throw new ApiError(0, "network", `the server cannot be reached (${err.message})`);
+    throw new ApiError(0, "network", t("error.network"));
   }
   let data = null;
   try {
@@ -35,7 +36,7 @@ export async function api(path, body = undefined) {
   }
   if (!res.ok) {
     const e = (data && data.error) || {};
-    throw new ApiError(res.status, e.code || "http_" + res.status, e.message || `HTTP ${res.status}`);
+    throw new ApiError(res.status, e.code || "http_" + res.status, e.message || t("error.http", { status: res.status }));
   }
   return data;
 }
@@ -125,26 +126,46 @@ export function keepOpen(el, store) {
 export function toast(text, kind = "info") {
   const box = document.getElementById("toasts");
   if (!box) return;
-  const t = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
-  box.appendChild(t);
-  setTimeout(() => t.remove(), kind === "error" ? 6000 : 3500);
+  const note = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+  box.appendChild(note);
+  setTimeout(() => note.remove(), kind === "error" ? 6000 : 3500);
 }
 
 /** Copy `text` to the clipboard (falls back to selecting it in a prompt). */
 export async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
-    toast("Link copied");
+    toast(t("app.link_copied"));
   } catch {
-    window.prompt("Copy this link:", text);
+    window.prompt(t("app.copy_prompt"), text);
   }
 }
 
 /** The display name of a seat (`SEAT` of docs/web-api.md). */
 export function seatLabel(seat) {
   if (!seat) return "?";
-  if (seat.kind === "open") return `Seat ${seat.seat + 1} (open)`;
-  const n = seat.name || `Seat ${seat.seat + 1}`;
-  if (n.startsWith("computer:")) return `Computer ${seat.seat + 1} (${n.slice(9)})`;
+  if (seat.kind === "open") return t("seat.open", { n: seat.seat + 1 });
+  const n = seat.name || t("seat.n", { n: seat.seat + 1 });
+  if (n.startsWith("computer:")) return t("seat.computer", { n: seat.seat + 1, agent: agentName(n.slice(9)) });
   return n;
+}
+
+/** A computer player's name ("easy", "mcts"...) in the page's language (unknown: as sent). */
+export function agentName(agent) {
+  return exists(`agent.${agent}`) ? t(`agent.${agent}`) : agent;
+}
+
+/**
+ * The text people see for a refusal (ApiError, or a WebSocket `error` message): in English
+ * the server's own message (it names the row, seat or field); in the other languages the
+ * translation of its code (`error.<code>` of the catalogs), with the server's message only
+ * for a code the catalogs do not know.
+ * @param {{code?: string, message?: string}} err
+ * @returns {string}
+ */
+export function errorText(err) {
+  const code = err && err.code;
+  const known = code && exists(`error.${code}`);
+  if (known && (language() !== "en" || !err.message)) return t(`error.${code}`);
+  return (err && err.message) || (known ? t(`error.${code}`) : String(code || ""));
 }

@@ -3,12 +3,19 @@
 //   /#leaderboard     leaderboard
 //   /table/{id}       a live table (the invite link)
 //   /replay/{id}[#n]  the replay of a finished game (at move n)
+// The page speaks the language of i18n.js (the browser's, or the one picked in the header);
+// switching it reloads the page, which keeps the seat, the name and the guided game's step.
 import { getName, setName } from "./api.js";
+import { initI18n, languageSelect, onLanguageChange, translateDom } from "./i18n.js";
 import { lobbyView, leaderboardView } from "./lobby.js";
 import { tableView } from "./table.js";
 import { replayView } from "./replay.js";
 import { accountBox } from "./account.js";
-import { initI18n } from "./i18n.js";
+
+await initI18n();
+translateDom();
+document.getElementById("language-slot").replaceChildren(languageSelect("language"));
+onLanguageChange(() => location.reload());
 
 const main = document.getElementById("main");
 const nameField = document.getElementById("player-name");
@@ -42,4 +49,4 @@ window.addEventListener("hashchange", () => {
   if (location.pathname !== "/") return;
   if ((location.hash === "#leaderboard") !== (shown === "leaderboard")) route();
 });
-initI18n().catch(() => {}).then(route);
+route();

@@ -3,27 +3,28 @@
 // the golden joker, "+2" and the Last Round card have faces of their own. Each card has a
 // text label for screen readers.
 import { h } from "./api.js";
+import { t } from "./i18n.js";
 import { faceElement, installSprite } from "./cardfaces.js";
 
-/** Card name (observation JSON) -> one-letter symbol, as coloretto.engine.cards.LETTERS. */
+/** Card name (observation JSON) -> one-letter symbol, as coloretto.engine.cards.LETTERS (the
+ * English letters; the cards show those of the page's language, letterOf). */
 export const LETTERS = {
   blue: "B", brown: "N", gray: "G", green: "E", orange: "O", pink: "P", yellow: "Y",
   joker: "J", golden_joker: "*", plus2: "+2", last_round: "L",
 };
 
-/** Card name -> readable label. */
-export const LABELS = {
-  blue: "blue", brown: "brown", gray: "gray", green: "green", orange: "orange", pink: "pink",
-  yellow: "yellow", joker: "joker", golden_joker: "golden joker", plus2: "\u201c+2\u201d",
-  last_round: "Last Round card",
-};
+/** The colour-blind letter of card `name` in the page's language (catalog `letter.<name>`;
+ * unique within each language). */
+export function letterOf(name) {
+  return Object.hasOwn(LETTERS, name) ? t(`letter.${name}`) : "?";
+}
 
-/** The other texts of this module (people see them). */
-export const TEXT = {
-  pile: (n) => `draw pile: ${n} card${n === 1 ? "" : "s"} left`,
-  pileEmpty: "draw pile: empty",
-  back: "a face-down card",
-};
+/** Card name -> readable label in the page's language ("green", "golden joker"...). */
+export function labelOf(name) {
+  if (COLORS.includes(name)) return t(`colour.${name}`);
+  if (Object.hasOwn(LETTERS, name)) return t(`cardname.${name}`);
+  return String(name);
+}
 
 /** The seven colours in docs/rules.md order. */
 export const COLORS = ["blue", "brown", "gray", "green", "orange", "pink", "yellow"];
@@ -37,14 +38,14 @@ if (typeof document !== "undefined" && document.body) installSprite();
  */
 export function card(name, opts = {}) {
   installSprite();
-  const label = LABELS[name] || name;
+  const label = labelOf(name);
   const size = opts.mini ? " card-mini" : opts.small ? " card-sm" : opts.big ? " card-lg" : "";
   return h("span", {
     class: `card c-${name}${size}`, title: label, role: "img",
-    "aria-label": opts.count ? `${opts.count} ${label}` : label, "data-card": name,
+    "aria-label": opts.count ? t("card.count_label", { count: opts.count, name: label }) : label, "data-card": name,
   },
   faceElement(name),
-  h("span", { class: "card-letter", "aria-hidden": "true" }, LETTERS[name] || "?"),
+  h("span", { class: "card-letter", "aria-hidden": "true" }, letterOf(name)),
   opts.count ? h("span", { class: "card-count", "aria-hidden": "true" }, `\u00d7${opts.count}`) : null);
 }
 
@@ -65,7 +66,7 @@ export function drawPile(left) {
   const stack = [];
   for (let i = 0; i < layers; i++) stack.push(cardBack());
   return h("div", { class: "draw-pile" + (left <= 0 ? " empty" : ""), role: "img", "data-testid": "draw-pile",
-    "aria-label": left > 0 ? TEXT.pile(left) : TEXT.pileEmpty, style: { "--layers": String(layers) } },
+    "aria-label": left > 0 ? t("board.pile", { count: left }) : t("board.pile_empty"), style: { "--layers": String(layers) } },
   h("span", { class: "pile-stack", "aria-hidden": "true" }, stack),
   h("span", { class: "pile-count", "aria-hidden": "true" }, String(left)));
 }
@@ -77,5 +78,5 @@ export function slot() {
 
 /** Inline "letter + name" text chip for logs: e.g. [E] green. */
 export function cardText(name) {
-  return h("span", { class: "card-inline" }, card(name, { small: true }), " ", LABELS[name] || name);
+  return h("span", { class: "card-inline" }, card(name, { small: true }), " ", labelOf(name));
 }

@@ -1,14 +1,26 @@
 // Readable text of the public game log (docs/web-api.md, state.log) and the end-of-game
 // breakdown (state.result). Display only: every number comes from the server.
-import { h, seatLabel } from "./api.js";
-import { card, cardText, LABELS } from "./cards.js";
-import { t as tr } from "./i18n.js";
+import { agentName, h, seatLabel } from "./api.js";
+import { card, cardText, labelOf } from "./cards.js";
+import { formatList, formatNumber, t } from "./i18n.js";
 
 /** The texts of this module that mark a computer player's moves (people see them). */
 export const TEXT = {
-  byComputer: (agent) => `played by computer (${agent})`,
-  byComputerTitle: "a computer player made this move for the person in this seat",
+  byComputer: (agent) => t("log.by_computer", { agent: agentName(agent) }),
+  byComputerTitle: () => t("log.by_computer_title"),
 };
+
+/**
+ * A text of the catalogs with some parameters as nodes (cards drawn as chips): `key`'s
+ * string is cut at its `{name}` places and `nodes[name]` put there; other parameters are
+ * filled in as text. Returns a list of strings and nodes for h().
+ */
+function rich(key, params, nodes) {
+  const marked = {};
+  for (const name of Object.keys(nodes)) marked[name] = `\u0000${name}\u0000`;
+  const text = t(key, { ...params, ...marked });
+  return text.split("\u0000").map((part, k) => (k % 2 ? nodes[part] : part)).filter((x) => x !== "");
+}
 
 /**
  * True when log entry `entry` was played by a computer player for a person: it carries
@@ -25,11 +37,11 @@ export function playedForPerson(entry, seats) {
  * "draw a card", "place the card in row 3", "take row 3", "start with green".
  */
 export function actionText(a) {
-  if (!a) return "no action";
-  if (a.action === "draw") return "draw a card";
-  if (a.action === "place") return `place the card in row ${a.row + 1}`;
-  if (a.action === "take") return `take row ${a.row + 1}`;
-  if (a.action === "choose_start") return `start with ${LABELS[a.color] || a.color}`;
+  if (!a) return t("action.none");
+  if (a.action === "draw") return t("action.draw");
+  if (a.action === "place") return t("action.place", { n: a.row + 1 });
+  if (a.action === "take") return t("action.take", { n: a.row + 1 });
+  if (a.action === "choose_start") return t("action.choose_start", { colour: labelOf(a.color) });
   return String(a.action);
 }
 
@@ -38,27 +50,29 @@ export function logLine(entry, seats) {
   const who = h("b", {}, entry.seat === null || entry.seat === undefined ? "?" : seatLabel((seats || [])[entry.seat]));
   const a = entry.action || {};
   let body;
+  const someCard = () => t("log.a_card");
   if (a.action === "draw") {
-    body = [" draws ", entry.card ? cardText(entry.card) : "a card"];
+    body = rich("log.draws", {}, { name: who, card: entry.card ? cardText(entry.card) : someCard() });
   } else if (a.action === "place") {
-    body = [" places ", entry.card ? cardText(entry.card) : "the card", ` in row ${a.row + 1}`];
+    body = rich("log.places", { n: a.row + 1 }, { name: who, card: entry.card ? cardText(entry.card) : someCard() });
   } else if (a.action === "take") {
     const cards = entry.cards || [];
-    body = [` takes row ${a.row + 1}`, cards.length ? ": " : "", cards.map((c) => card(c, { small: true }))];
+    body = rich(cards.length ? "log.takes_cards" : "log.takes", { n: a.row + 1 },
+      { name: who, cards: h("span", { class: "log-cards" }, cards.map((c) => card(c, { small: true }))) });
     const bonus = entry.bonus_cards || (entry.bonus ? [entry.bonus] : []);
     if (bonus.length) {
-      body.push(bonus.length > 1 ? " and gets the bonus cards " : " and gets the bonus card ",
-        bonus.flatMap((c, k) => (k ? [", ", cardText(c)] : [cardText(c)])));
+      body.push(" ", ...rich("log.bonus", { count: bonus.length },
+        { cards: h("span", {}, bonus.flatMap((c, k) => (k ? [", ", cardText(c)] : [cardText(c)]))) }));
     }
   } else if (a.action === "choose_start") {
-    body = [" starts with ", cardText(a.color)];
+    body = rich("log.starts", {}, { name: who, card: cardText(a.color) });
   } else {
-    body = [`: ${actionText(a)}`];
+    body = [who, `: ${actionText(a)}`];
   }
   const auto = playedForPerson(entry, seats);
-  return h("li", { "data-i": entry.i, class: auto ? "auto" : null }, h("span", { class: "log-i" }, `${entry.i + 1}.`), " ", who, body,
-    auto ? [" ", h("span", { class: "badge computer log-auto", "data-testid": "log-auto", title: TEXT.byComputerTitle }, TEXT.byComputer(entry.agent))] : null,
-    entry.timeout ? [" ", h("span", { class: "badge log-timeout", "data-testid": "log-timeout" }, tr("clock.timed_out"))] : null);
+  return h("li", { "data-i": entry.i, class: auto ? "auto" : null }, h("span", { class: "log-i" }, `${entry.i + 1}.`), " ", body,
+    auto ? [" ", h("span", { class: "badge computer log-auto", "data-testid": "log-auto", title: TEXT.byComputerTitle() }, TEXT.byComputer(entry.agent))] : null,
+    entry.timeout ? [" ", h("span", { class: "badge log-timeout", "data-testid": "log-timeout" }, t("clock.timed_out"))] : null);
 }
 
 /** The round / game heading a log entry opens, or null ("Round 3", "Game 2 · Round 1"). */
@@ -66,7 +80,7 @@ export function separatorText(entry, prev) {
   if (!entry || entry.round === undefined) return null;
   const newGame = entry.game !== undefined && (!prev || prev.game !== entry.game);
   if (!newGame && prev && prev.round === entry.round) return null;
-  return newGame ? `Game ${entry.game} \u00b7 Round ${entry.round}` : `Round ${entry.round}`;
+  return newGame ? t("log.game_round", { game: entry.game, round: entry.round }) : t("log.round", { round: entry.round });
 }
 
 /**
@@ -82,11 +96,11 @@ export function logItems(entry, prev, seats) {
   items.push(logLine(entry, seats));
   if (entry.last_round) {
     items.push(h("li", { class: "log-note last-round-note", "data-testid": "last-round-line" },
-      card("last_round", { small: true }), " The Last Round card came up: this round is the last", entry.game !== undefined ? " of this game." : "."));
+      card("last_round", { small: true }), " ", t(entry.game !== undefined ? "log.last_round_game" : "log.last_round")));
   }
   if (entry.game !== undefined && entry.game_scores) {
-    items.push(h("li", { class: "log-note", "data-testid": "game-end-line" }, `Game ${entry.game} over: `,
-      entry.game_scores.map((sc, s) => `${seatLabel((seats || [])[s])} ${sc}`).join(", ")));
+    items.push(h("li", { class: "log-note", "data-testid": "game-end-line" }, t("log.game_over", { game: entry.game,
+      scores: entry.game_scores.map((sc, s) => `${seatLabel((seats || [])[s])} ${formatNumber(sc)}`).join(", ") })));
   }
   return items;
 }
@@ -95,27 +109,27 @@ export function logItems(entry, prev, seats) {
 export function logText(entry, seats) {
   const who = (entry.seat === null || entry.seat === undefined ? "?" : seatLabel((seats || [])[entry.seat])) +
     (playedForPerson(entry, seats) ? ` (${TEXT.byComputer(entry.agent)})` : "") +
-    (entry.timeout ? ` (${tr("clock.timed_out")})` : "");
+    (entry.timeout ? ` (${t("clock.timed_out")})` : "");
   const a = entry.action || {};
-  const c = entry.card ? LABELS[entry.card] || entry.card : "a card";
-  if (a.action === "draw") return entry.last_round ? `${who} draws the Last Round card, then ${c}` : `${who} draws ${c}`;
-  if (a.action === "place") return `${who} places ${c} in row ${a.row + 1}`;
+  const c = entry.card ? labelOf(entry.card) : t("log.a_card");
+  if (a.action === "draw") return t(entry.last_round ? "log.text.draws_last" : "log.text.draws", { name: who, card: c });
+  if (a.action === "place") return t("log.text.places", { name: who, card: c, n: a.row + 1 });
   if (a.action === "take") {
     const bonus = entry.bonus_cards || (entry.bonus ? [entry.bonus] : []);
-    return `${who} takes row ${a.row + 1}` + (bonus.length ? ` and gets the bonus card${bonus.length > 1 ? "s" : ""} ${bonus.map((b) => LABELS[b] || b).join(", ")}` : "") +
-      (entry.last_round ? " (the Last Round card came up)" : "");
+    return t("log.text.takes", { name: who, n: a.row + 1 }) +
+      (bonus.length ? " " + t("log.bonus", { count: bonus.length, cards: bonus.map(labelOf).join(", ") }) : "") +
+      (entry.last_round ? " " + t("log.text.last_round") : "");
   }
-  if (a.action === "choose_start") return `${who} starts with ${a.color}`;
+  if (a.action === "choose_start") return t("log.text.starts", { name: who, card: labelOf(a.color) });
   return `${who}: ${actionText(a)}`;
 }
 
 /** "2 jokers (1 golden) → green": `n` jokers (regular and golden) assigned to `colour`,
  * `golden` of them golden. */
 export function jokerText(colour, n, golden) {
-  const what = golden === n
-    ? (n === 1 ? "golden joker" : `${n} golden jokers`)
-    : `${n} joker${n === 1 ? "" : "s"}${golden ? ` (${golden} golden)` : ""}`;
-  return `${what} \u2192 ${LABELS[colour] || colour}`;
+  const what = golden === n ? t("end.golden_jokers", { count: n })
+    : golden ? t("end.jokers_golden", { count: n, golden }) : t("end.jokers", { count: n });
+  return `${what} \u2192 ${labelOf(colour)}`;
 }
 
 function jokerItem(colour, n, golden) {
@@ -124,18 +138,18 @@ function jokerItem(colour, n, golden) {
 }
 
 function cardsOf(colour, n) {
-  return `${LABELS[colour] || colour}: ${n} card${n === 1 ? "" : "s"}`;
+  return t("end.colour_cards", { colour: labelOf(colour), count: n });
 }
 
 function ordinal(n) {
-  return { 1: "1st", 2: "2nd", 3: "3rd" }[n] || `${n}th`;
+  return n >= 1 && n <= 5 ? t(`end.rank.${n}`) : `${n}.`;
 }
 
 function colourList(obj, sign) {
   const entries = Object.entries(obj || {});
   if (!entries.length) return h("span", { class: "muted" }, "\u2014");
   return h("span", { class: "bd-list" }, entries.map(([colour, pts]) => h("span", { class: "bd-item" },
-    card(colour, { small: true }), ` ${LABELS[colour] || colour} ${sign && pts > 0 ? "+" : ""}${pts}`)));
+    card(colour, { small: true }), ` ${labelOf(colour)} ${sign && pts > 0 ? "+" : ""}${pts}`)));
 }
 
 /**
@@ -154,10 +168,10 @@ export function resultPanel(result, seats, mySeat, controls = []) {
     const pos = Object.fromEntries(Object.entries(b.positive || {}).map(([c, p]) => [c, p]));
     const jokers = Object.entries(b.jokers || {});
     body.append(h("tr", { class: (result.winners || []).includes(s) ? "winner" : "", "data-seat": s },
-      h("td", { class: "rank" }, ordinal(result.ranks[s]), (result.winners || []).includes(s) ? [h("br", {}), h("span", { class: "badge winner" }, "\u2605 winner")] : ""),
-      h("th", { scope: "row" }, seatLabel((seats || [])[s]), s === mySeat ? " (you)" : ""),
+      h("td", { class: "rank" }, ordinal(result.ranks[s]), (result.winners || []).includes(s) ? [h("br", {}), h("span", { class: "badge winner" }, "\u2605 ", t("end.winner"))] : ""),
+      h("th", { scope: "row" }, seatLabel((seats || [])[s]), s === mySeat ? ` (${t("badge.you")})` : ""),
       h("td", { class: "total" }, String(result.scores[s])),
-      games.map((g, k) => h("td", { class: "game-score", "data-label": `Game ${k + 1}: ` }, String(g[s]))),
+      games.map((g, k) => h("td", { class: "game-score", "data-label": `${t("end.game", { n: k + 1 })}: ` }, String(g[s]))),
       h("td", { class: "bd-pos" }, colourList(pos, true),
         Object.keys(pos).length ? h("div", { class: "small muted" },
           Object.keys(pos).map((c) => cardsOf(c, counts[c] || 0)).join(", ")) : null),
@@ -169,11 +183,14 @@ export function resultPanel(result, seats, mySeat, controls = []) {
         : h("span", { class: "muted" }, "\u2014")),
       h("td", { class: "bd-plus2" }, b.plus2 ? h("span", { class: "bd-item" }, card("plus2", { small: true }), ` \u00d7${b.plus2 / 2} = +${b.plus2}`) : h("span", { class: "muted" }, "\u2014"))));
   }
-  return h("section", { class: "result", "aria-label": "Final result", "data-testid": "result" },
-    h("h2", {}, match ? `Match over (${result.match_games} games)` : "Game over"),
-    match ? h("p", { class: "small", "data-testid": "match-note" }, "Ranks are by match totals (the sum of every game\u2019s score); the colour breakdown is of the last game.") : null,
+  const heads = [t("end.col.rank"), t("end.col.player"), match ? t("end.col.match_total") : t("end.col.total"),
+    ...games.map((_, g) => t("end.game", { n: g + 1 })), t("end.col.positive"), t("end.col.negative"),
+    t("end.col.jokers"), t("end.col.plus2")];
+  return h("section", { class: "result", "aria-label": t("end.label"), "data-testid": "result" },
+    h("h2", {}, match ? t("end.match_over", { count: result.match_games }) : t("end.game_over")),
+    match ? h("p", { class: "small", "data-testid": "match-note" }, t("end.match_note")) : null,
     h("div", { class: "table-scroll" }, h("table", { class: "breakdown" },
-      h("thead", {}, h("tr", {}, ["Rank", "Player", match ? "Match total" : "Total", ...games.map((_, g) => `Game ${g + 1}`), "Positive colours", "Negative colours", "Jokers went to", "\u201c+2\u201d"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, heads.map((text) => h("th", { scope: "col" }, text)))),
       body)),
     controls.length ? h("div", { class: "result-controls" }, controls) : null);
 }

@@ -149,6 +149,11 @@ export function t(key, params = {}) {
   return interpolate(entry, params);
 }
 
+/** True when the catalogs have a string for `key` (e.g. a server error code's `error.<code>`). */
+export function exists(key) {
+  return Object.hasOwn(catalog, key) || Object.hasOwn(fallback, key);
+}
+
 /** `n` formatted for the current language (e.g. 1 000 in French), with a true minus sign. */
 export function formatNumber(n) {
   return new Intl.NumberFormat(current).format(n).replace(/^-/, "\u2212");

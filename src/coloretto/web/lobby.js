@@ -1,10 +1,11 @@
 // The lobby (open tables to join, games to watch, finished games to replay), the
 // create-table form and the leaderboard.
-import { api, h, setChildren, toast, getName, setName, getToken, setToken, seatLabel } from "./api.js";
-import { rulesSummary } from "./board.js";
+import { agentName, api, errorText, h, setChildren, toast, getName, setName, getToken, setToken, seatLabel } from "./api.js";
+import { optionName, rulesSummary } from "./board.js";
 import { ratedBox } from "./account.js";
 import { timeControlText } from "./clock.js";
-import { t as tr } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
+import { guideDone, startGuide } from "./guide.js";
 
 const REFRESH_MS = 4000;
 
@@ -14,19 +15,19 @@ export async function lobbyView(root) {
   try {
     options = await api("/api/options");
   } catch (e) {
-    setChildren(root, h("p", { class: "panel error" }, `The server cannot be reached: ${e.message}`));
+    setChildren(root, h("p", { class: "panel error" }, t("lobby.unreachable", { message: errorText(e) })));
     return;
   }
   const lists = h("div", { class: "lists" });
   const mine = h("div", { class: "my-tables" });
-  setChildren(root, h("div", { class: "lobby" }, createForm(options), h("div", {}, mine, lists)));
+  setChildren(root, h("div", { class: "lobby" }, learnPanel(), createForm(options), h("div", {}, mine, lists)));
   const refresh = async () => {
     try {
       const [live, done, my] = await Promise.all([api("/api/tables"), api("/api/tables?status=finished&limit=15"), myTables()]);
       renderMine(mine, my);
       renderLists(lists, live.tables, done.tables);
     } catch (e) {
-      setChildren(lists, h("p", { class: "panel error" }, `Could not load the tables: ${e.message}`));
+      setChildren(lists, h("p", { class: "panel error" }, t("lobby.cannot_load", { message: errorText(e) })));
     }
   };
   await refresh();
@@ -51,61 +52,83 @@ async function myTables() {
 /** "Your tables": where you sit, your turn first; the tab title counts your turns. */
 function renderMine(el, mine) {
   const turns = mine.filter((m) => m.your_turn).length;
-  document.title = turns ? `\u25b6 ${tr("lobby.title_your_turn", { count: turns })} \u2013 Coloretto` : "Coloretto";
+  document.title = turns ? `\u25b6 ${t("lobby.title_your_turn", { count: turns })} \u2013 Coloretto` : "Coloretto";
   if (!mine.length) { setChildren(el); return; }
   const sorted = [...mine].sort((a, b) => Number(b.your_turn) - Number(a.your_turn));
-  setChildren(el, h("section", { class: "panel", "data-testid": "my-tables" }, h("h2", {}, tr("lobby.my_tables")),
+  setChildren(el, h("section", { class: "panel", "data-testid": "my-tables" }, h("h2", {}, t("lobby.my_tables")),
     h("ul", { class: "table-list" }, sorted.map((m) => h("li", { class: "table-item", "data-table": m.table.id },
       h("div", {},
-        h("b", {}, m.table.title || tr("lobby.table", { id: m.table.id })), " ",
-        m.your_turn ? h("span", { class: "badge your-turn", "data-testid": "your-turn" }, tr("lobby.your_turn")) : null,
-        m.table.private ? h("span", { class: "badge" }, tr("table.private")) : null,
+        h("b", {}, m.table.title || t("lobby.table", { id: m.table.id })), " ",
+        m.your_turn ? h("span", { class: "badge your-turn", "data-testid": "your-turn" }, t("lobby.your_turn")) : null,
+        m.table.private ? h("span", { class: "badge" }, t("table.private")) : null,
         h("div", { class: "small muted" }, timeControlText(m.table.time_control)),
         h("div", { class: "small" }, seatsText(m.table))),
       h("a", { class: "button" + (m.your_turn ? " primary" : ""), href: m.table.invite_url, "data-testid": "my-table" },
-        tr("lobby.to_your_seat")))))));
+        t("lobby.to_your_seat")))))));
 }
 
-function seatsText(t) {
-  return t.seats.map((s) => seatLabel(s)).join(", ");
+function seatsText(tb) {
+  return tb.seats.map((s) => seatLabel(s)).join(", ");
 }
 
 function renderLists(el, live, done) {
-  const open = live.filter((t) => t.status === "open");
-  const playing = live.filter((t) => t.status === "playing");
-  const item = (t, action) => h("li", { class: "table-item", "data-table": t.id },
+  const open = live.filter((tb) => tb.status === "open");
+  const playing = live.filter((tb) => tb.status === "playing");
+  const item = (tb, action) => h("li", { class: "table-item", "data-table": tb.id },
     h("div", {},
-      h("b", {}, t.title || `Table ${t.id}`), " ",
-      h("span", { class: "small muted" }, rulesSummary(t.rules, t)),
-      h("div", { class: "small" }, seatsText(t))),
+      h("b", {}, tb.title || t("table.untitled", { id: tb.id })), " ",
+      h("span", { class: "small muted" }, rulesSummary(tb.rules, tb)),
+      h("div", { class: "small" }, seatsText(tb))),
     action);
   setChildren(el,
-    h("section", { class: "panel" }, h("h2", {}, "Open tables"),
-      open.length ? h("ul", { class: "table-list" }, open.map((t) => item(t, getToken(t.id)
-        ? h("a", { class: "button", href: t.invite_url, "data-testid": "your-table" }, "Your table")
-        : h("button", { type: "button", class: "primary", "data-testid": "quick-join", onclick: () => quickJoin(t) },
-          `Join (${t.seats.filter((s) => s.kind === "open").length} open)`))))
-        : h("p", { class: "muted" }, "No table is waiting for players. Create one!")),
-    h("section", { class: "panel" }, h("h2", {}, "Games in progress"),
-      playing.length ? h("ul", { class: "table-list" }, playing.map((t) => item(t,
-        h("a", { class: "button" + (getToken(t.id) ? " primary" : ""), href: t.invite_url, "data-testid": "watch" },
-          getToken(t.id) ? "Back to your seat" : "Watch"))))
-        : h("p", { class: "muted" }, "No game is being played.")),
-    h("section", { class: "panel" }, h("h2", {}, "Finished games"),
-      done.length ? h("ul", { class: "table-list" }, done.map((t) => item(t,
-        h("a", { class: "button", href: t.replay_url || `/replay/${t.id}`, "data-testid": "lobby-replay" }, "Replay"))))
-        : h("p", { class: "muted" }, "None yet.")));
+    h("section", { class: "panel" }, h("h2", {}, t("lobby.open")),
+      open.length ? h("ul", { class: "table-list" }, open.map((tb) => item(tb, getToken(tb.id)
+        ? h("a", { class: "button", href: tb.invite_url, "data-testid": "your-table" }, t("lobby.your_table"))
+        : h("button", { type: "button", class: "primary", "data-testid": "quick-join", onclick: () => quickJoin(tb) },
+          t("lobby.join", { count: tb.seats.filter((s) => s.kind === "open").length })))))
+        : h("p", { class: "muted" }, t("lobby.no_open"))),
+    h("section", { class: "panel" }, h("h2", {}, t("lobby.playing")),
+      playing.length ? h("ul", { class: "table-list" }, playing.map((tb) => item(tb,
+        h("a", { class: "button" + (getToken(tb.id) ? " primary" : ""), href: tb.invite_url, "data-testid": "watch" },
+          getToken(tb.id) ? t("lobby.back_to_seat") : t("lobby.watch")))))
+        : h("p", { class: "muted" }, t("lobby.no_playing"))),
+    h("section", { class: "panel" }, h("h2", {}, t("lobby.finished")),
+      done.length ? h("ul", { class: "table-list" }, done.map((tb) => item(tb,
+        h("a", { class: "button", href: tb.replay_url || `/replay/${tb.id}`, "data-testid": "lobby-replay" }, t("lobby.replay")))))
+        : h("p", { class: "muted" }, t("lobby.none_yet"))));
 }
 
-async function quickJoin(t) {
+/** "Learn to play": the guided first game against two easy computer players (guide.js). */
+function learnPanel() {
+  const done = guideDone();
+  const start = async () => {
+    const field = document.getElementById("player-name");
+    const name = (field ? field.value : getName()).trim();
+    if (name) setName(name);
+    try {
+      const r = await startGuide(name);
+      setToken(r.table.id, r.token);
+      location.href = `/table/${encodeURIComponent(r.table.id)}`;
+    } catch (e) {
+      toast(t("lobby.cannot_create", { message: errorText(e) }), "error");
+    }
+  };
+  return h("section", { class: "panel learn", "data-testid": "learn-panel", "data-done": done ? "1" : "0" },
+    h("h2", {}, t("guide.lobby.heading")),
+    h("p", {}, done ? t("guide.lobby.done") : t("guide.lobby.text")),
+    h("button", { type: "button", class: done ? "" : "primary", "data-testid": "learn", onclick: start },
+      done ? t("guide.lobby.again") : t("guide.lobby.start")));
+}
+
+async function quickJoin(tb) {
   const name = currentName();
   if (!name) return;
   try {
-    const r = await api(`/api/tables/${encodeURIComponent(t.id)}/join`, { name });
-    setToken(t.id, r.token);
-    location.href = `/table/${encodeURIComponent(t.id)}`;
+    const r = await api(`/api/tables/${encodeURIComponent(tb.id)}/join`, { name });
+    setToken(tb.id, r.token);
+    location.href = `/table/${encodeURIComponent(tb.id)}`;
   } catch (e) {
-    toast(e.message, "error");
+    toast(errorText(e), "error");
   }
 }
 
@@ -114,7 +137,7 @@ export function currentName() {
   const field = document.getElementById("player-name");
   let name = (field ? field.value : getName()).trim();
   if (!name) {
-    toast("Pick a name first (top of the page)", "error");
+    toast(t("lobby.name_first"), "error");
     if (field) field.focus();
     return "";
   }
@@ -128,9 +151,9 @@ function select(id, values, def, label = (v) => String(v)) {
 }
 
 const SEAT_KINDS = (agents) => [
-  ["me", "You"],
-  ["human", "A friend (invite link)"],
-  ...agents.map((a) => [`computer:${a}`, `Computer: ${a}`]),
+  ["me", t("lobby.seat_me")],
+  ["human", t("lobby.seat_friend")],
+  ...agents.map((a) => [`computer:${a}`, t("lobby.seat_computer", { agent: agentName(a) })]),
 ];
 
 function createForm(options) {
@@ -139,46 +162,46 @@ function createForm(options) {
   const R = options.rules || {};
   const kinds = SEAT_KINDS(agents);
   const seatCount = h("select", { id: "seat-count", name: "seat-count" },
-    [2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === 4 }, `${n} seats`)));
+    [2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === 4 }, t("lobby.seats_n", { count: n }))));
   const seatBox = h("ol", { class: "seat-choices" });
   const seatChoices = [];
   const drawSeats = () => {
     const n = Number(seatCount.value);
     while (seatChoices.length < n) {
       const i = seatChoices.length;
-      const sel = h("select", { id: `seat-${i}`, "aria-label": `Seat ${i + 1}`, "data-seat": i },
+      const sel = h("select", { id: `seat-${i}`, "aria-label": t("seat.n", { n: i + 1 }), "data-seat": i },
         kinds.map(([v, l]) => h("option", { value: v, selected: i === 0 ? v === "me" : v === `computer:${def}` }, l)));
       sel.addEventListener("change", () => {
         if (sel.value === "me") seatChoices.forEach((o) => { if (o !== sel && o.value === "me") o.value = "human"; });
       });
       seatChoices.push(sel);
     }
-    setChildren(seatBox, seatChoices.slice(0, n).map((s, i) => h("li", {}, h("label", { for: `seat-${i}` }, `Seat ${i + 1}`), s)));
+    setChildren(seatBox, seatChoices.slice(0, n).map((s, i) => h("li", {}, h("label", { for: `seat-${i}` }, t("seat.n", { n: i + 1 })), s)));
   };
   seatCount.addEventListener("change", drawSeats);
   drawSeats();
 
   const opt = (key) => (R[key] || { values: [], default: null });
   const fields = {
-    preset: select("preset", [null, ...(options.presets || [])], null, (v) => v === null ? "none" : v),
-    edition: select("edition", opt("edition").values, opt("edition").default),
-    table: select("table", opt("table").values, opt("table").default, (v) => `${v}${v === "violet" ? " (gray, difficult)" : " (standard)"}`),
-    starting_cards: select("starting_cards", opt("starting_cards").values, opt("starting_cards").default),
-    next_round_starter: select("next_round_starter", opt("next_round_starter").values, opt("next_round_starter").default, (v) => v.replaceAll("_", " ")),
-    joker_any_color: select("joker_any_color", opt("joker_any_color").values, opt("joker_any_color").default, (v) => v ? "yes" : "no (only colours held)"),
-    match_games: select("match_games", opt("match_games").values, opt("match_games").default),
-    extra_card: select("extra_card", opt("extra_card").values, opt("extra_card").default, (v) => v === null ? "none" : v.replaceAll("_", " ")),
+    preset: select("preset", [null, ...(options.presets || [])], null, (v) => optionName("preset", v)),
+    edition: select("edition", opt("edition").values, opt("edition").default, (v) => optionName("edition", v)),
+    table: select("table", opt("table").values, opt("table").default, (v) => t(v === "violet" ? "lobby.table_violet" : "lobby.table_standard", { table: optionName("table", v) })),
+    starting_cards: select("starting_cards", opt("starting_cards").values, opt("starting_cards").default, (v) => optionName("starting_cards", v)),
+    next_round_starter: select("next_round_starter", opt("next_round_starter").values, opt("next_round_starter").default, (v) => optionName("next_round_starter", v)),
+    joker_any_color: select("joker_any_color", opt("joker_any_color").values, opt("joker_any_color").default, (v) => optionName("joker_any_color", v)),
+    match_games: select("match_games", opt("match_games").values, opt("match_games").default, (v) => formatNumber(v)),
+    extra_card: select("extra_card", opt("extra_card").values, opt("extra_card").default, (v) => optionName("extra_card", v)),
   };
-  const caps = h("input", { id: "row_capacities", name: "row_capacities", placeholder: "e.g. 3,3,2,4 (empty: standard)", inputmode: "numeric" });
-  const title = h("input", { id: "title", name: "title", maxlength: 60, placeholder: "optional" });
+  const caps = h("input", { id: "row_capacities", name: "row_capacities", placeholder: t("lobby.caps_placeholder"), inputmode: "numeric" });
+  const title = h("input", { id: "title", name: "title", maxlength: 60, placeholder: t("lobby.optional") });
   const hints = h("input", { id: "hints", type: "checkbox" });
   const tcs = options.time_controls || { move_seconds: [], agents: ["medium"], default_agent: "medium" };
   const timeControl = h("select", { id: "time-control", name: "time-control" },
-    h("option", { value: "none" }, tr("clock.none")),
-    tcs.move_seconds.map((sec) => h("option", { value: `move:${sec}` }, tr("clock.move", { seconds: sec }))),
-    h("option", { value: "day" }, tr("clock.day")));
+    h("option", { value: "none" }, t("clock.none")),
+    tcs.move_seconds.map((sec) => h("option", { value: `move:${sec}` }, t("clock.move", { seconds: sec }))),
+    h("option", { value: "day" }, t("clock.day")));
   const clockAgent = h("select", { id: "clock-agent", name: "clock-agent" },
-    tcs.agents.map((a) => h("option", { value: a, selected: a === tcs.default_agent }, tr(`clock.agent.${a}`))));
+    tcs.agents.map((a) => h("option", { value: a, selected: a === tcs.default_agent }, t(`clock.agent.${a}`))));
   const isPrivate = h("input", { id: "private", type: "checkbox" });
   const { box: rated, note: ratedNote } = ratedBox(hints);
   const label = (id, text) => h("label", { for: id }, text);
@@ -201,7 +224,7 @@ function createForm(options) {
     }
     if (caps.value.trim()) {
       const list = caps.value.split(/[\s,]+/).filter(Boolean).map(Number);
-      if (list.some((x) => !Number.isInteger(x))) { toast("Row capacities: whole numbers separated by commas", "error"); return; }
+      if (list.some((x) => !Number.isInteger(x))) { toast(t("lobby.caps_bad"), "error"); return; }
       rules.row_capacities = list;
     }
     const body = {
@@ -217,36 +240,36 @@ function createForm(options) {
       if (r.token) setToken(r.table.id, r.token);
       location.href = `/table/${encodeURIComponent(r.table.id)}`;
     } catch (e) {
-      toast(`Cannot create the table: ${e.message}`, "error");
+      toast(t("lobby.cannot_create", { message: errorText(e) }), "error");
     }
   };
 
   return h("form", { class: "panel create", id: "create-form", onsubmit: submit },
-    h("h2", {}, "New table"),
-    h("div", { class: "field-row" }, label("seat-count", "Seats"), seatCount, label("title", "Title"), title),
+    h("h2", {}, t("lobby.new_table")),
+    h("div", { class: "field-row" }, label("seat-count", t("lobby.seats")), seatCount, label("title", t("lobby.title")), title),
     seatBox,
-    h("details", { class: "options" }, h("summary", { "data-testid": "rules-options" }, "Rules and options"),
+    h("details", { class: "options" }, h("summary", { "data-testid": "rules-options" }, t("lobby.options")),
       h("div", { class: "grid-form" },
-        label("preset", "Preset"), fields.preset,
-        label("edition", "Edition"), fields.edition,
-        label("table", "Score table"), fields.table,
-        label("starting_cards", "Starting cards"), fields.starting_cards,
-        label("next_round_starter", "Next round starts"), fields.next_round_starter,
-        label("joker_any_color", "Joker may take a colour you lack"), fields.joker_any_color,
-        label("match_games", "Games in the match"), fields.match_games,
-        label("extra_card", "Extra rule"), fields.extra_card,
-        label("row_capacities", "Row capacities"), caps),
-      h("p", { class: "small muted" }, "Options left at their default do not override the preset.")),
+        label("preset", t("lobby.preset")), fields.preset,
+        label("edition", t("lobby.edition")), fields.edition,
+        label("table", t("lobby.score_table")), fields.table,
+        label("starting_cards", t("lobby.starting_cards")), fields.starting_cards,
+        label("next_round_starter", t("lobby.next_round_starter")), fields.next_round_starter,
+        label("joker_any_color", t("lobby.joker_any_color")), fields.joker_any_color,
+        label("match_games", t("lobby.match_games")), fields.match_games,
+        label("extra_card", t("lobby.extra_card")), fields.extra_card,
+        label("row_capacities", t("lobby.row_capacities")), caps),
+      h("p", { class: "small muted" }, t("lobby.options_note"))),
     h("div", { class: "field-row" },
-      label("time-control", tr("clock.choose")), timeControl,
-      label("clock-agent", tr("clock.agent")), clockAgent),
-    h("p", { class: "small muted" }, tr("clock.explain")),
+      label("time-control", t("clock.choose")), timeControl,
+      label("clock-agent", t("clock.agent")), clockAgent),
+    h("p", { class: "small muted" }, t("clock.explain")),
     h("div", { class: "field-row" },
-      h("label", {}, isPrivate, " ", tr("table.private_choice"))),
+      h("label", {}, isPrivate, " ", t("table.private_choice"))),
     h("div", { class: "field-row" },
-      h("label", {}, hints, " allow hints", options.hints_available === false ? " (no move advisor installed)" : ""),
-      h("label", {}, rated, " rated (leaderboard)", ratedNote)),
-    h("button", { type: "submit", class: "primary", "data-testid": "create" }, "Create table"));
+      h("label", {}, hints, " ", t("lobby.hints"), options.hints_available === false ? ` (${t("lobby.no_advisor")})` : ""),
+      h("label", {}, rated, " ", t("lobby.rated"), ratedNote)),
+    h("button", { type: "submit", class: "primary", "data-testid": "create" }, t("lobby.create")));
 }
 
 /** The leaderboard page (OpenSkill ratings; with or without computer players). */
@@ -257,19 +280,19 @@ export async function leaderboardView(root) {
     try {
       const b = await api(`/api/leaderboard?computers=${withComputers.checked}`);
       setChildren(box, b.players.length ? h("div", { class: "table-scroll" }, h("table", { class: "leaderboard" },
-        h("thead", {}, h("tr", {}, ["#", "Player", "Rating", "\u03bc", "\u03c3", "Games", "Wins"].map((t) => h("th", { scope: "col" }, t)))),
+        h("thead", {}, h("tr", {}, ["#", t("board.player"), t("board.rating"), "\u03bc", "\u03c3", t("board.games"), t("board.wins")].map((text) => h("th", { scope: "col" }, text)))),
         h("tbody", {}, b.players.map((p, i) => h("tr", {},
-          h("td", {}, String(i + 1)), h("th", { scope: "row" }, p.name.startsWith("computer:") ? `Computer (${p.name.slice(9)})` : p.name),
+          h("td", {}, String(i + 1)), h("th", { scope: "row" }, p.name.startsWith("computer:") ? t("board.computer", { agent: agentName(p.name.slice(9)) }) : p.name),
           h("td", {}, p.rating.toFixed(1)), h("td", {}, p.mu.toFixed(1)), h("td", {}, p.sigma.toFixed(2)),
           h("td", {}, String(p.games)), h("td", {}, String(p.wins)))))))
-        : h("p", { class: "muted" }, "No rated games yet."),
-      h("p", { class: "small muted" }, `${b.games} rated game(s). Rating = \u03bc \u2212 3\u03c3 (OpenSkill, Plackett\u2013Luce).`));
+        : h("p", { class: "muted" }, t("board.no_games")),
+      h("p", { class: "small muted" }, t("board.rated_games", { count: b.games }), " ", t("board.rating_note")));
     } catch (e) {
-      setChildren(box, h("p", { class: "error" }, e.message));
+      setChildren(box, h("p", { class: "error" }, errorText(e)));
     }
   };
   withComputers.addEventListener("change", load);
-  setChildren(root, h("section", { class: "panel" }, h("h2", {}, "Leaderboard"),
-    h("label", {}, withComputers, " include games against computer players"), box));
+  setChildren(root, h("section", { class: "panel" }, h("h2", {}, t("nav.leaderboard")),
+    h("label", {}, withComputers, " ", t("board.with_computers")), box));
   await load();
 }

@@ -1,13 +1,14 @@
 // The live table: one WebSocket (docs/web-api.md), the board, actions, hints, hand-over,
 // reconnect with backoff, the end-of-game breakdown and the rematch.
-import { api, h, setChildren, toast, copyText, getName, setName, getToken, setToken, seatLabel, keepOpen } from "./api.js";
+import { agentName, api, errorText, h, setChildren, toast, copyText, getName, setName, getToken, setToken, seatLabel, keepOpen } from "./api.js";
 import { statusBar, rowsPanel, playersPanel, matchStanding, scoreLegend, rulesSummary, isLegal, turnText } from "./board.js";
 import { actionText, logItems, logText, resultPanel } from "./gamelog.js";
 import { capture, play as playMotion } from "./motion.js";
 import { play as playSound, setSound, soundOn } from "./sound.js";
 import { clockLine, timeControlText } from "./clock.js";
 import { ChatBox } from "./chat.js";
-import { t as tr } from "./i18n.js";
+import { language, t } from "./i18n.js";
+import { guidePanel, noteMoments } from "./guide.js";
 
 const MIN_RETRY_MS = 1000;
 const MAX_RETRY_MS = 5000;
@@ -22,13 +23,36 @@ const WIDE = "(min-width: 860px)";
 
 /** The texts of the table view that are not in board.js or gamelog.js (people see them). */
 export const TEXT = {
-  log: "Game log",
-  sound: "Sounds",
-  soundOnTitle: "Sounds are on (press to switch them off)",
-  soundOffTitle: "Sounds are off (press to switch them on)",
+  log: () => t("table.log"),
+  sound: () => t("table.sound"),
+  soundOnTitle: () => t("table.sound_on_title"),
+  soundOffTitle: () => t("table.sound_off_title"),
 };
 
 const SVG_NS = "http://www.w3.org/2000/svg";
+
+/**
+ * A hint reply's explanation in the page's language, built from its best option
+ * ("take row 2: chance to win 41%, expected margin +3.2 points"); the server's English
+ * `explanation` when the reply has no options.
+ */
+function hintExplanation(msg) {
+  const best = (msg.options || [])[0];
+  if (!msg.action) return t("table.no_advice");
+  if (!best || typeof best.win_prob !== "number" || typeof best.margin !== "number") {
+    return msg.explanation || actionText(msg.action);
+  }
+  const lang = language();
+  const win = new Intl.NumberFormat(lang, { style: "percent" }).format(best.win_prob);
+  const margin = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "always" })
+    .format(best.margin);
+  return t("table.hint_explain", { action: actionText(best.action || msg.action), win, margin });
+}
+
+/** A connection state ("open", "connecting", "reconnecting", "gone") in the page's language. */
+function connName(state) {
+  return ["open", "connecting", "reconnecting", "gone"].includes(state) ? t(`table.conn.${state}`) : state;
+}
 
 /** A small speaker icon (with waves when `on`, crossed out when off). */
 function speaker(on) {
@@ -94,13 +118,13 @@ class TableView {
   }
 
   async start() {
-    this.root.replaceChildren(h("p", { class: "muted" }, "Loading table\u2026"));
+    this.root.replaceChildren(h("p", { class: "muted" }, t("table.loading")));
     try {
       this.table = await api(`/api/tables/${encodeURIComponent(this.id)}`);
     } catch (e) {
       setChildren(this.root, h("section", { class: "panel" },
-        h("h2", {}, e.code === "not_found" ? "No such table" : "The table cannot be loaded"),
-        h("p", {}, e.message), h("p", {}, h("a", { href: "/", "data-testid": "back-to-lobby" }, "Back to the lobby"))));
+        h("h2", {}, e.code === "not_found" ? t("table.no_such") : t("table.cannot_load")),
+        h("p", {}, errorText(e)), h("p", {}, h("a", { href: "/", "data-testid": "back-to-lobby" }, t("app.back_to_lobby")))));
       return;
     }
     api("/api/options").then((o) => {
@@ -125,13 +149,14 @@ class TableView {
       banner: h("div", { class: "conn-banner", role: "status", "aria-live": "polite" }),
       join: h("div", { class: "join-area" }),
       status: h("div", { class: "status-area" }),
+      guide: h("div", { class: "guide-area" }),
       clock: h("div", { class: "clock-area", "aria-live": "off" }),
       others: h("div", { class: "others-area" }),
       rows: h("div", { class: "rows-area" }),
       hint: h("div", { class: "hint-area", "aria-live": "polite" }),
       mine: h("div", { class: "mine-area" }),
       standing: h("div", { class: "standing-area" }),
-      log: h("ol", { class: "log", "aria-label": TEXT.log }),
+      log: h("ol", { class: "log", "aria-label": TEXT.log() }),
       logLast: h("span", { class: "log-last", "aria-hidden": "true" }),
       live: h("div", { class: "sr-only", "aria-live": "polite" }),
       result: h("div", { class: "result-area" }),
@@ -139,13 +164,13 @@ class TableView {
     };
     const wide = typeof matchMedia === "function" && matchMedia(WIDE).matches;
     this.logBox = h("details", { class: "log-panel", open: wide },
-      h("summary", { "data-testid": "log-toggle" }, h("span", { class: "log-title" }, TEXT.log), this.el.logLast),
+      h("summary", { "data-testid": "log-toggle" }, h("span", { class: "log-title" }, TEXT.log()), this.el.logLast),
       this.el.log);
     this.logBox.addEventListener("toggle", () => { if (this.logBox.open) this.el.log.scrollTop = this.el.log.scrollHeight; });
     this.root.replaceChildren(h("div", { id: "table-view", class: "table-view" },
       this.el.head, this.el.banner, this.el.join, this.el.result,
       h("div", { class: "layout" },
-        h("div", { class: "main-col" }, this.el.status, this.el.clock, this.el.others, this.el.rows, this.el.hint, this.el.mine),
+        h("div", { class: "main-col" }, this.el.status, this.el.guide, this.el.clock, this.el.others, this.el.rows, this.el.hint, this.el.mine),
         h("div", { class: "side-col" }, this.el.standing, this.logBox, this.chat.el, this.el.help)),
       this.el.live));
     this.viewEl = this.root.querySelector("#table-view");
@@ -163,7 +188,7 @@ class TableView {
       toMove: this.obs && this.status === "playing" ? String(this.obs.to_move) : "",
       decision: this.obs ? this.obs.decision : "", mine: mine ? "1" : "0",
     });
-    document.title = (mine ? "\u25b6 Your turn \u2013 " : "") + `Coloretto \u2013 ${this.table.title || this.id}`;
+    document.title = (mine ? `\u25b6 ${t("table.your_turn_title")} \u2013 ` : "") + `Coloretto \u2013 ${this.table.title || this.id}`;
     this.renderHead();
     this.renderBanner();
     this.renderJoin();
@@ -177,6 +202,7 @@ class TableView {
       setChildren(this.el.status, statusBar(null, this.seats, this.mySeat, this.status));
       setChildren(this.el.rows);
     }
+    this.renderGuide();
     this.renderClock();
     this.chat.setSeat(this.mySeat, this.seats);
     this.renderHint();
@@ -194,22 +220,22 @@ class TableView {
   }
 
   renderHead() {
-    const t = this.table;
+    const tb = this.table;
     // drawn again only when something in it changes (it keeps the focus of its buttons)
-    const key = JSON.stringify([t.title, t.invite_url, this.status, this.role, this.mySeat, this.conn, soundOn(),
-      this.obs ? this.obs.rules : t.rules, t.private, t.time_control, t.host]);
+    const key = JSON.stringify([tb.title, tb.invite_url, this.status, this.role, this.mySeat, this.conn, soundOn(),
+      this.obs ? this.obs.rules : tb.rules, tb.private, tb.time_control, tb.host]);
     if (key === this.headKey) return;
     this.headKey = key;
     setChildren(this.el.head,
       h("div", { class: "title-line" },
-        h("h1", {}, t.title || `Table ${this.id}`),
-        h("span", { class: `pill status-${this.status}` }, { open: "waiting for players", playing: "playing", finished: "finished" }[this.status] || this.status),
-        this.mySeat === null && this.role === "spectator" ? h("span", { class: "pill" }, "watching") : null,
-        h("span", { class: `conn-dot conn-${this.conn}`, title: `connection: ${this.conn}` }, this.conn === "open" ? "live" : this.conn)),
-      h("p", { class: "small muted" }, rulesSummary(this.obs ? this.obs.rules : t.rules, t)),
-      h("div", { class: "small muted", "data-testid": "table-options" }, timeControlText(t.time_control),
-        t.private ? [" \u00b7 ", tr("table.private")] : null,
-        t.host !== null && t.host !== undefined && t.host === this.mySeat ? [" \u00b7 ", tr("host.you")] : null),
+        h("h1", {}, tb.title || t("table.untitled", { id: this.id })),
+        h("span", { class: `pill status-${this.status}` }, ["open", "playing", "finished"].includes(this.status) ? t(`table.status.${this.status}`) : this.status),
+        this.mySeat === null && this.role === "spectator" ? h("span", { class: "pill" }, t("table.watching")) : null,
+        h("span", { class: `conn-dot conn-${this.conn}`, title: t("table.connection", { state: connName(this.conn) }) }, this.conn === "open" ? t("table.live") : connName(this.conn))),
+      h("p", { class: "small muted" }, rulesSummary(this.obs ? this.obs.rules : tb.rules, tb)),
+      h("div", { class: "small muted", "data-testid": "table-options" }, timeControlText(tb.time_control),
+        tb.private ? [" \u00b7 ", t("table.private")] : null,
+        tb.host !== null && tb.host !== undefined && tb.host === this.mySeat ? [" \u00b7 ", t("host.you")] : null),
       this.soundSwitch(),
       this.status === "open" ? this.inviteLine() : null);
   }
@@ -219,18 +245,18 @@ class TableView {
   inviteLine() {
     const invite = new URL(this.table.invite_url || `/table/${this.id}`, location.origin).href;
     return h("div", { class: "invite" },
-      h("label", { for: "invite-url" }, this.status === "open" ? "Invite friends with this link: " : "Link to watch: "),
+      h("label", { for: "invite-url" }, this.status === "open" ? t("table.invite") : t("table.watch_link"), " "),
       h("input", { id: "invite-url", readonly: true, value: invite, onfocus: (e) => e.target.select() }),
-      h("button", { type: "button", "data-testid": "copy-invite", onclick: () => copyText(invite) }, "Copy"));
+      h("button", { type: "button", "data-testid": "copy-invite", onclick: () => copyText(invite) }, t("table.copy")));
   }
 
   soundSwitch() {
     const on = soundOn();
     return h("button", {
       type: "button", class: "sound-switch", "data-testid": "sound", "data-key": "sound",
-      "aria-pressed": on ? "true" : "false", title: on ? TEXT.soundOnTitle : TEXT.soundOffTitle,
+      "aria-pressed": on ? "true" : "false", title: on ? TEXT.soundOnTitle() : TEXT.soundOffTitle(),
       onclick: () => { setSound(!soundOn()); this.render(); },
-    }, speaker(on), TEXT.sound);
+    }, speaker(on), TEXT.sound());
   }
 
   renderBanner() {
@@ -241,15 +267,16 @@ class TableView {
     }
     if (this.conn === "gone") {
       this.el.banner.className = "conn-banner";
-      setChildren(this.el.banner, "This table no longer exists.");
+      setChildren(this.el.banner, t("table.gone"));
       return;
     }
     const secs = Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000));
     this.el.banner.className = "conn-banner";
     setChildren(this.el.banner,
-      this.conn === "reconnecting" ? `Connection lost \u2013 reconnecting${secs ? ` in ${secs}s` : "\u2026"} (attempt ${this.attempt}). Your seat is kept.`
-        : "Connecting\u2026",
-      " ", h("button", { type: "button", "data-testid": "retry", onclick: () => this.retryNow() }, "Retry now"));
+      this.conn === "reconnecting" ? (secs ? t("table.reconnecting_in", { count: secs, attempt: this.attempt })
+        : t("table.reconnecting", { attempt: this.attempt }))
+        : t("table.connecting"),
+      " ", h("button", { type: "button", "data-testid": "retry", onclick: () => this.retryNow() }, t("table.retry")));
   }
 
   renderJoin() {
@@ -257,15 +284,15 @@ class TableView {
       const taken = this.seats.filter((s) => s.kind !== "open").length;
       this.joinForm = null;
       setChildren(this.el.join, h("div", { class: "panel waiting", "data-testid": "waiting" },
-        h("b", {}, `Waiting for players: ${taken} of ${this.seats.length} seats taken.`),
-        " The game starts as soon as every seat is filled. Send the invite link above to your friends."));
+        h("b", {}, t("table.waiting", { taken, total: this.seats.length })),
+        " ", t("table.waiting_more")));
       return;
     }
     const canJoin = this.mySeat === null && this.status === "open" && this.seats.some((s) => s.kind === "open");
     if (!canJoin) {
       if (this.joinForm) { this.joinForm = null; setChildren(this.el.join); }
       if (this.mySeat === null && this.role === "spectator" && this.status === "playing") {
-        setChildren(this.el.join, h("p", { class: "panel small" }, "You are watching this game as a spectator."));
+        setChildren(this.el.join, h("p", { class: "panel small" }, t("table.spectator")));
       } else if (!this.joinForm) setChildren(this.el.join);
       return;
     }
@@ -274,27 +301,38 @@ class TableView {
       // keep what the person typed; refresh the seat choices only
       const sel = this.joinForm.querySelector("select");
       const keep = sel.value;
-      setChildren(sel, open.map((s) => h("option", { value: s.seat }, `Seat ${s.seat + 1}`)));
+      setChildren(sel, open.map((s) => h("option", { value: s.seat }, t("seat.n", { n: s.seat + 1 }))));
       if (open.some((s) => String(s.seat) === keep)) sel.value = keep;
-      else toast(`Seat ${Number(keep) + 1} was just taken; pick another seat`, "error");
+      else toast(t("table.seat_just_taken", { n: Number(keep) + 1 }), "error");
       return;
     }
     const name = h("input", { id: "join-name", name: "name", maxlength: 24, required: true, value: getName(), autocomplete: "nickname" });
-    const seat = h("select", { id: "join-seat", name: "seat" }, open.map((s) => h("option", { value: s.seat }, `Seat ${s.seat + 1}`)));
+    const seat = h("select", { id: "join-seat", name: "seat" }, open.map((s) => h("option", { value: s.seat }, t("seat.n", { n: s.seat + 1 }))));
     this.joinForm = h("form", { class: "panel join", onsubmit: (ev) => { ev.preventDefault(); this.join(name.value.trim(), Number(seat.value)); } },
-      h("h2", {}, "Join this table"),
+      h("h2", {}, t("table.join_heading")),
       h("div", { class: "field-row" },
-        h("label", { for: "join-name" }, "Your name"), name,
-        h("label", { for: "join-seat" }, "Seat"), seat,
-        h("button", { type: "submit", class: "primary", "data-testid": "join" }, "Join")));
+        h("label", { for: "join-name" }, t("app.your_name")), name,
+        h("label", { for: "join-seat" }, t("table.seat")), seat,
+        h("button", { type: "submit", class: "primary", "data-testid": "join" }, t("table.join"))));
     setChildren(this.el.join, this.joinForm);
+  }
+
+  /** The guided first game's explanation of the moment (guide.js), on its own table only;
+   * drawn again only when its text changes (it keeps the focus of its buttons). */
+  renderGuide() {
+    const panel = guidePanel(this.id, { obs: this.obs, status: this.status, mySeat: this.mySeat,
+      legal: this.legal, result: this.result }, () => this.render());
+    const key = panel ? `${panel.dataset.step}|${panel.textContent}` : "";
+    if (key === this.guideKey) return;
+    this.guideKey = key;
+    setChildren(this.el.guide, panel);
   }
 
   renderHint() {
     const canHint = this.table.hints && this.hintsAvailable && this.status === "playing" && this.legal.length > 0;
     setChildren(this.el.hint,
-      canHint ? h("button", { type: "button", class: "hint-btn", "data-key": "hint", "data-testid": "hint", "aria-keyshortcuts": "H", onclick: () => this.askHint() }, "Hint ", h("kbd", {}, "H")) : null,
-      this.hintText && this.legal.length ? h("p", { class: "hint-text" }, `Hint: ${this.hintText}`) : null);
+      canHint ? h("button", { type: "button", class: "hint-btn", "data-key": "hint", "data-testid": "hint", "aria-keyshortcuts": "H", onclick: () => this.askHint() }, t("table.hint"), " ", h("kbd", {}, "H")) : null,
+      this.hintText && this.legal.length ? h("p", { class: "hint-text" }, t("table.hint_text", { text: this.hintText })) : null);
   }
 
   renderClock() {
@@ -334,28 +372,28 @@ class TableView {
     // computer player picked for a seat and the open "Leaving?" box are kept across redraws.
     const pick = () => {
       const chosen = this.agentPick[s] || "medium";
-      const sel = h("select", { class: "agent-pick", "aria-label": "computer player", "data-testid": "agent-pick" },
-        agents.map((a) => h("option", { value: a, selected: a === chosen }, a)));
+      const sel = h("select", { class: "agent-pick", "aria-label": t("table.agent_label"), "data-testid": "agent-pick" },
+        agents.map((a) => h("option", { value: a, selected: a === chosen }, agentName(a))));
       sel.addEventListener("change", () => { this.agentPick[s] = sel.value; });
       return sel;
     };
     if (s === this.mySeat) {
       if (seat.kind === "computer" && seat.handed_over) {
-        return h("div", { class: "seat-ctl" }, h("button", { type: "button", "data-testid": "reclaim", onclick: () => this.send({ type: "reclaim" }) }, "Take my seat back"));
+        return h("div", { class: "seat-ctl" }, h("button", { type: "button", "data-testid": "reclaim", onclick: () => this.send({ type: "reclaim" }) }, t("table.reclaim")));
       }
       const sel = pick();
-      return h("details", { class: "seat-ctl", "data-keep": "leaving" }, h("summary", { "data-testid": "leaving" }, "Leaving?"),
-        h("p", { class: "small" }, "Let a computer player finish the game for you (you can take the seat back)."),
+      return h("details", { class: "seat-ctl", "data-keep": "leaving" }, h("summary", { "data-testid": "leaving" }, t("table.leaving")),
+        h("p", { class: "small" }, t("table.leaving_text")),
         sel, " ", h("button", { type: "button", "data-testid": "hand-over-mine", onclick: () => {
           this.openBoxes.leaving = false;
           this.send({ type: "hand_over", seat: s, agent: sel.value });
-        } }, "Hand my seat over"));
+        } }, t("table.hand_over_mine")));
     }
     if (this.canReplace(s)) {
       const sel = pick();
       return h("div", { class: "seat-ctl" }, sel, " ",
-        h("button", { type: "button", "data-testid": "replace", title: tr("host.replace_title"),
-          onclick: () => this.send({ type: "replace", seat: s, agent: sel.value }) }, tr("host.replace")));
+        h("button", { type: "button", "data-testid": "replace", title: t("host.replace_title"),
+          onclick: () => this.send({ type: "replace", seat: s, agent: sel.value }) }, t("host.replace")));
     }
     if (seat.kind === "human" && !seat.connected) {
       const away = this.awayOf(s) ?? 0;
@@ -364,7 +402,7 @@ class TableView {
       return h("div", { class: "seat-ctl" }, sel, " ",
         h("button", { type: "button", disabled: wait > 0, "data-testid": "hand-over",
           onclick: () => this.send({ type: "hand_over", seat: s, agent: sel.value }) },
-        wait > 0 ? `Hand to a computer in ${wait}s` : "Hand this seat to a computer"));
+        wait > 0 ? t("table.hand_over_in", { count: wait }) : t("table.hand_over")));
     }
     return null;
   }
@@ -375,14 +413,14 @@ class TableView {
     const controls = [];
     // Once a rematch exists (asked for by anyone) there is only its link: never a second table.
     if (this.mySeat !== null && !this.rematchId) {
-      controls.push(h("button", { type: "button", class: "primary", "data-testid": "rematch", onclick: () => this.send({ type: "rematch" }) }, "Rematch"));
+      controls.push(h("button", { type: "button", class: "primary", "data-testid": "rematch", onclick: () => this.send({ type: "rematch" }) }, t("table.rematch")));
     }
     if (this.rematchId) {
       controls.push(h("button", { type: "button", class: "primary", "data-testid": "join-rematch", onclick: () => this.joinRematch() },
-        this.mySeat !== null ? "Join the rematch" : "Watch the rematch"));
+        this.mySeat !== null ? t("table.join_rematch") : t("table.watch_rematch")));
     }
-    controls.push(h("a", { class: "button", href: r.record_url, download: `coloretto-${this.id}.json`, "data-testid": "record" }, "Download record"));
-    controls.push(h("a", { class: "button", href: r.replay_url, "data-testid": "replay" }, "Replay move by move"));
+    controls.push(h("a", { class: "button", href: r.record_url, download: `coloretto-${this.id}.json`, "data-testid": "record" }, t("app.download_record")));
+    controls.push(h("a", { class: "button", href: r.replay_url, "data-testid": "replay" }, t("table.replay")));
     setChildren(this.el.result, resultPanel(r, this.seats, this.mySeat, controls));
   }
 
@@ -390,13 +428,13 @@ class TableView {
     setChildren(this.el.help, this.obs ? scoreLegend(this.obs.rules) : null,
       this.status === "playing" ? this.inviteLine() : null,
       h("details", { class: "keys", "data-keep": "keys" },
-      h("summary", { "data-testid": "keys" }, "Keyboard shortcuts"),
+      h("summary", { "data-testid": "keys" }, t("keys.summary")),
       h("ul", { class: "small" },
-        h("li", {}, h("kbd", {}, "D"), " draw a card"),
-        h("li", {}, h("kbd", {}, "1"), "\u2013", h("kbd", {}, "6"), " take that row, or place the drawn card in it"),
-        h("li", {}, h("kbd", {}, "1"), "\u2013", h("kbd", {}, "7"), " when choosing a starting colour: the n-th colour"),
-        h("li", {}, h("kbd", {}, "H"), " hint (when the table allows hints)"),
-        h("li", {}, h("kbd", {}, "Tab"), " move between buttons, ", h("kbd", {}, "Enter"), " press"))));
+        h("li", {}, h("kbd", {}, "D"), " ", t("keys.draw")),
+        h("li", {}, h("kbd", {}, "1"), "\u2013", h("kbd", {}, "6"), " ", t("keys.rows")),
+        h("li", {}, h("kbd", {}, "1"), "\u2013", h("kbd", {}, "7"), " ", t("keys.colours")),
+        h("li", {}, h("kbd", {}, "H"), " ", t("keys.hint")),
+        h("li", {}, h("kbd", {}, "Tab"), " ", t("keys.tab"), " ", h("kbd", {}, "Enter"), " ", t("keys.enter")))));
     keepOpen(this.el.help, this.openBoxes);
   }
 
@@ -494,7 +532,7 @@ class TableView {
 
   send(msg) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-      if (msg.type !== "ping") toast("Not connected \u2013 reconnecting\u2026", "error");
+      if (msg.type !== "ping") toast(t("table.not_connected"), "error");
       return false;
     }
     if (msg.id === undefined && msg.type !== "ping" && msg.type !== "hello") msg.id = ++this.msgId;
@@ -526,7 +564,7 @@ class TableView {
         break;
       case "hint":
         this.hint = msg.action || null;
-        this.hintText = msg.explanation || (msg.action ? actionText(msg.action) : "no advice");
+        this.hintText = hintExplanation(msg);
         this.render();
         break;
       case "rematch":
@@ -535,7 +573,7 @@ class TableView {
         break;
       case "rematch_offered":
         this.rematchId = msg.table_id;
-        toast("A rematch was offered");
+        toast(t("table.rematch_offered"));
         this.render();
         break;
       case "chat": this.chat.add(msg); break;
@@ -580,6 +618,7 @@ class TableView {
     this.seats = msg.seats || this.seats;
     this.seatsAt = performance.now();
     this.result = msg.result;
+    noteMoments(this.id, { obs: this.obs, status: this.status, mySeat: this.mySeat, legal: this.legal, result: this.result });
     const p = this.pending;
     if (p && (msg.id === p.id || msg.version > p.version || msg.status !== "playing")) this.pending = false;
     // The sound of the newest action now (sound.js leaves out those that follow too
@@ -634,12 +673,12 @@ class TableView {
       // the kept token belongs to no seat here (e.g. a new database): watch instead
       setToken(this.id, null);
       this.token = null;
-      toast("Your saved seat is not valid at this table any more; you are watching.", "error");
+      toast(t("table.bad_saved_seat"), "error");
       this.send({ type: "hello", token: null });
       return;
     }
     if (msg.code === "stale") return; // a fresh state follows
-    toast(msg.message || msg.code, "error");
+    toast(errorText(msg), "error");
     this.render();
   }
 
@@ -655,13 +694,13 @@ class TableView {
 
   askHint() {
     if (!this.table.hints || !this.legal.length) return;
-    this.hintText = "thinking\u2026";
+    this.hintText = t("table.thinking");
     this.renderHint();
     this.send({ type: "hint" });
   }
 
   async join(name, seat) {
-    if (!name) { toast("Enter your name first", "error"); return; }
+    if (!name) { toast(t("table.name_first"), "error"); return; }
     setName(name);
     try {
       const r = await api(`/api/tables/${encodeURIComponent(this.id)}/join`, { name, seat });
@@ -672,7 +711,7 @@ class TableView {
       setChildren(this.el.join);
       this.send({ type: "hello", token: r.token });
     } catch (e) {
-      toast(e.message, "error");
+      toast(errorText(e), "error");
     }
   }
 
@@ -685,7 +724,7 @@ class TableView {
       const r = await api(`/api/tables/${encodeURIComponent(id)}/join`, { name, seat: this.mySeat });
       setToken(id, r.token);
     } catch (e) {
-      if (e.code !== "seat_taken" && e.code !== "not_open") { toast(e.message, "error"); return; }
+      if (e.code !== "seat_taken" && e.code !== "not_open") { toast(errorText(e), "error"); return; }
     }
     location.href = `/table/${encodeURIComponent(id)}`;
   }

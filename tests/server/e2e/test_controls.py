@@ -18,6 +18,7 @@ Page header and links (index.html)
 - `[data-testid=brand]` the Coloretto logo link to the lobby: test_lobby_form_links_and_joining
 - `[data-testid=nav-lobby]` "Lobby": test_lobby_form_links_and_joining
 - `[data-testid=nav-leaderboard]` "Leaderboard": test_replay_controls_and_error_pages
+- `#language` "Language" (i18n.js; the page reloads in it, remembered): test_languages.py::test_language_switch_in_the_header_persists
 
 Account box of the page header (account.js)
 - `[data-testid=account-open]` "Log in / sign up": test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
@@ -29,6 +30,7 @@ Account box of the page header (account.js)
 - `[data-testid=log-out]` "Log out": test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
 
 Lobby (lobby.js)
+- `[data-testid=learn]` "Start the guided first game" / "Play the guided game again" (guide.js): test_languages.py::test_guided_first_game_from_start_to_end
 - `[data-testid=quick-join]` "Join (N open)" (and without a name: asks for one): test_lobby_form_links_and_joining
 - `[data-testid=your-table]` "Your table": test_lobby_form_links_and_joining
 - `[data-testid=watch]` "Watch" / "Back to your seat": test_lobby_form_links_and_joining
@@ -85,6 +87,9 @@ Live table (table.js, board.js)
 - `[data-testid=chat-send]` "Send": test_tables.py::test_a_private_table_the_host_and_the_chat
 - `[data-testid=chat-mute]` "Mute chat" / "Show chat" (remembered): test_tables.py::test_a_private_table_the_host_and_the_chat
 - `[data-testid=replay]` "Replay move by move": test_playing_keys_hints_and_leaving
+- `[data-testid=guide-next]` "Got it" (the guided first game, guide.js): test_languages.py::test_guided_first_game_from_start_to_end
+- `[data-testid=guide-finish]` "Finish the guide" (its last explanation, the score): test_languages.py::test_guided_first_game_from_start_to_end
+- `[data-testid=guide-skip]` "Skip the guide": test_languages.py::test_skipping_the_guide
 
 Replay (replay.js)
 - `[data-testid=watch-live]` "Watch it live" (a game not over yet): test_replay_controls_and_error_pages
@@ -914,7 +919,7 @@ def test_replay_controls_and_error_pages(web_server: Any, new_page: Any) -> None
     play_rated_game(base, ("Eve", "Finn"))
     page.click("[data-testid=nav-leaderboard]")
     page.wait_for_selector("h2 >> text=Leaderboard")
-    page.wait_for_selector("text=rated game(s)")
+    page.wait_for_selector("text=rated game")
     assert page.locator("text=Computer (").count() == 0  # people only
     page.check("#lb-computers")
     page.wait_for_selector("table.leaderboard >> text=Computer (random)")

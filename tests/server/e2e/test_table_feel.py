@@ -158,7 +158,7 @@ def decision_screen(page: Any, players: int, size: tuple[int, int]) -> str:
         assert_in_view(page, "[data-testid=drawn-card]", size, 1)
     # the opponents' summaries: score and the count of each colour (chips "2 blue" ...)
     for score in page.locator(".players-others .player .score").all_inner_texts():
-        assert re.fullmatch(r"-?\d+ pts", score), score
+        assert re.fullmatch(r"-?\d+ pts?", score), score
     for label in page.locator(".players-others .collection li .card").evaluate_all(
             "els => els.map(e => e.getAttribute('aria-label'))"):
         assert re.fullmatch(r"\d+ .+", label), label

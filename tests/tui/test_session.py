@@ -201,12 +201,12 @@ def test_hints_with_a_stand_in_advisor(tmp_path: Path) -> None:
 
 
 def hint_rows(table: str) -> list[list[str]]:
-    """The rows of the hint table at the start of ``table``: key, action, win chance,
-    margin, samples."""
+    """The rows of the hint table at the start of ``table``: key, action, win chance and
+    margin (each with its interval), samples."""
     rows = []
     for line in table.split("Your choice")[0].splitlines():
         cells = [c.strip() for c in line.strip("│|┃ ").replace("┃", "│").split("│")]
-        if len(cells) == 5 and cells[2].endswith("%"):
+        if len(cells) == 5 and "%" in cells[2]:
             rows.append(cells)
     return rows
 
@@ -247,10 +247,13 @@ def test_hints_with_the_real_advisor(tmp_path: Path) -> None:
             assert action == "draw a card"
         else:
             assert action in (f"take row {key}", f"place it in row {key}")
-        assert 0 <= int(chance.rstrip("%")) <= 100
-        float(margin)
+        value, interval = chance.split("%")
+        low, high = (int(x) for x in interval.strip(" []").split(","))
+        assert 0 <= low <= int(value) <= high <= 100
+        float(margin.split()[0])
         assert int(samples) >= 1
     assert all(action.startswith("place it in row") for _, action, *_ in place_rows)
+    assert "95% intervals; search: ismcts-value" in out  # the strongest installed search
 
 
 def test_match_of_computers_game_scores_add_up(tmp_path: Path) -> None:

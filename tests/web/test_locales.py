@@ -19,7 +19,7 @@ COLOURS = ["blue", "brown", "gray", "green", "orange", "pink", "yellow"]
 LETTER_KEYS = [f"letter.{c}" for c in COLOURS] + ["letter.joker", "letter.golden_joker", "letter.plus2"]
 PARAM = re.compile(r"\{(\w+)\}")
 USERS = ["score.js", "score.html", "i18n.js", "rules.js", "rules.html", "rulesdata.js", "clock.js", "chat.js",
-         "table.js", "lobby.js", "gamelog.js"]
+         "table.js", "lobby.js", "gamelog.js", "account.js"]
 """Files whose strings come from the catalogs."""
 DYNAMIC = {
     "colour.": COLOURS,

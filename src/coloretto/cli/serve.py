@@ -83,8 +83,9 @@ def run(args: argparse.Namespace) -> int:
             move_clocks=move_clocks,
             **({"process_id": args.process_id} if args.process_id else {}),
         )
-    except ValueError as exc:
-        raise UsageError(f"--database-url: {exc}") from None
+    except ValueError as exc:  # the database URL, or COLORETTO_SESSION_SECRET (the message says which)
+        what = "" if "SESSION_SECRET" in str(exc) else "--database-url: "
+        raise UsageError(f"{what}{exc}") from None
     _check_database(settings.database_url)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app(settings)

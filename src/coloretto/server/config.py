@@ -46,6 +46,9 @@ class Settings:
         max_message_bytes: largest accepted WebSocket message (larger: ``too_large`` error).
         agent_threads: threads that run computer players and hints.
         process_id: a name for this process in logs and presence (random when empty).
+        session_secret: the key that signs session cookies (at least 32 characters), from
+            ``COLORETTO_SESSION_SECRET``; None: a random key made once and kept in the
+            database, shared by every server process using it.
         move_clocks: the per-move clocks (seconds) a table may choose
             (``timecontrol.MOVE_CLOCKS`` by default).
     """
@@ -62,10 +65,13 @@ class Settings:
     max_message_bytes: int = 4096
     agent_threads: int = 2
     process_id: str = field(default_factory=lambda: os.urandom(4).hex())
+    session_secret: str | None = field(default_factory=lambda: os.environ.get("COLORETTO_SESSION_SECRET") or None)
     move_clocks: tuple[float, ...] = MOVE_CLOCKS
 
     def __post_init__(self) -> None:
         self.database_url = normalize_database_url(self.database_url)
+        if self.session_secret is not None and len(self.session_secret) < 32:
+            raise ValueError("the session secret (COLORETTO_SESSION_SECRET) must have at least 32 characters")
 
     @classmethod
     def from_env(cls) -> Settings:

@@ -22,6 +22,7 @@ from ..engine.actions import Action
 from ..engine.errors import ColorettoError, IllegalActionError
 from ..engine.observation import observe
 from ..engine.state import hash_seed
+from .accounts import Account, Accounts
 from .bus import Bus, Notice, NoticeKind
 from .clock import Clock
 from .computer import ComputerSeat, computer_action
@@ -53,6 +54,7 @@ class Hub:
         clock: time for presence, hand-over and computer delays (``clock.Clock``).
         tables: the tables loaded in this process, by id.
         leaderboards: the cached leaderboards.
+        accounts: sign-up, log-in and sessions (``accounts.Accounts``), on ``store.accounts``.
         timers: the clocks of tables with a time control (``timecontrol.Timers``).
     """
 
@@ -64,6 +66,7 @@ class Hub:
         self.clock = clock
         self.tables: dict[str, LiveTable] = {}
         self.leaderboards = Leaderboards()
+        self.accounts = Accounts(store.accounts, settings.session_secret)
         self.timers = Timers(self)
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
 
@@ -142,42 +145,55 @@ class Hub:
         hints: bool,
         rated: bool,
         title: str,
+        account: Account | None = None,
         private: bool = False,
         time_control: Any = None,
     ) -> tuple[LiveTable, int | None, str | None]:
-        """Create and store a table (``newtable.new_table``); the creator takes ``seat``.
+        """Create and store a table (``newtable.new_table``); the creator takes ``seat``
+        (``account``: the signed-in creator, required for a rated table).
         Returns the table, the creator's seat and token (None, None when the creator took no
         seat).
 
         Raises:
-            Problem: bad seats, rules, preset, agent, name, privacy or time control.
+            Problem: bad seats, rules, preset, agent, name, privacy or time control;
+                ``account_required``.
         """
         made = new_table(name=name, seats=seats, seat=seat, rules=rules, preset=preset, hints=hints,
                          rated=rated, title=title, private=private, time_control=time_control,
-                         move_clocks=self.settings.move_clocks)
+                         move_clocks=self.settings.move_clocks, account=account)
         await self.store.create_table(made.data)
         t = LiveTable(made.data, self.clock)
         self.tables[t.id] = t
         self.schedule_computer(t)
         return t, made.seat, made.token
 
-    async def join(self, table_id: str, name: str, seat: int | None) -> tuple[LiveTable, int, str]:
-        """Sit ``name`` at an open seat (default: the first). Returns the table, the seat and
-        its token.
+    async def join(
+        self, table_id: str, name: str | None, seat: int | None, account: Account | None = None
+    ) -> tuple[LiveTable, int, str]:
+        """Sit ``name`` at an open seat (default: the first). At a rated table the seat is
+        ``account``'s, under its name, and an account holds one seat of a table. Returns the
+        table, the seat and its token.
 
         Raises:
             Problem: ``not_found``, ``not_open``, ``seat_taken``, ``table_full``,
-                ``bad_name``, ``bad_request``.
+                ``bad_name``, ``bad_request``, ``account_required``, ``already_seated``.
         """
-        name = check_name(name)
         t = await self.table(table_id)
+        account_id = None
+        if t.data.rated:
+            if account is None:
+                raise Problem(ErrorCode.ACCOUNT_REQUIRED, "this game is rated: log in to take a seat, or watch it")
+            name, account_id = account.name, account.id
+        name = check_name(name)
         async with t.lock:
             await self.reload_seats(t)
+            _check_one_seat(t, account_id)
             seat = self._open_seat(t, seat)
             token = secrets.token_urlsafe(24)
-            status = await self.store.take_seat(t.id, seat, name, token_hash(token))
+            status = await self.store.take_seat(t.id, seat, name, token_hash(token), account_id)
             if status is None:
                 await self.reload_seats(t)
+                _check_one_seat(t, account_id)
                 raise Problem(ErrorCode.SEAT_TAKEN, f"{seat_text(seat)} was just taken")
             await self.reload_seats(t)
             t.away_since[seat] = self.clock.now()
@@ -300,7 +316,7 @@ class Hub:
         for s in t.data.seats:
             person = s.kind == "human" or s.handed_over
             out.append({"seat": s.seat, "name": seat_name(s), "kind": "human" if person else "computer",
-                        "score": totals[s.seat], "rank": ranks[s.seat]})
+                        "score": totals[s.seat], "rank": ranks[s.seat], "account_id": s.account_id})
         return out
 
     async def _refresh_locked(self, t: LiveTable) -> bool:
@@ -466,7 +482,9 @@ class Hub:
             raise Problem(ErrorCode.NOT_SEATED, "spectators cannot ask for a rematch")
         if t.status != "finished":
             raise Problem(ErrorCode.NOT_ALLOWED, "a rematch can be asked for once the game is over")
-        name = seat_name(t.data.seats[by.seat])
+        mine = t.data.seats[by.seat]
+        name = seat_name(mine)
+        account = Account(mine.account_id, name) if mine.account_id is not None else None
         created = None
         # Under the finished table's lock: two players pressing Rematch at once make one table.
         async with t.lock:
@@ -478,7 +496,7 @@ class Hub:
                 new, seat, token = await self.create_table(
                     name=name, seats=seats, seat=by.seat, rules=dict(t.data.rules), preset=t.data.preset, hints=t.data.hints,
                     rated=t.data.rated, title=t.data.title, private=True,
-                    time_control=t.data.options.get("time_control"),
+                    time_control=t.data.options.get("time_control"), account=account,
                 )
                 recorded = await self.store.set_rematch(t.id, new.id)
                 t.data.rematch_id = recorded
@@ -492,7 +510,7 @@ class Hub:
             return created
         new_id = t.data.rematch_id
         assert new_id is not None
-        _, seat, token = await self.join(new_id, name, by.seat)
+        _, seat, token = await self.join(new_id, name, by.seat, account)
         return new_id, seat, token
 
     # ----- notices between server processes ----------------------------------------------------
@@ -541,6 +559,16 @@ class Hub:
                 t.away_since[i] = self.clock.now()
         if before != [t.connected(i) for i in seats]:
             self._seats_changed(t)
+
+
+def _check_one_seat(t: LiveTable, account_id: int | None) -> None:
+    """Refuse a second seat of ``t`` for the account ``account_id``.
+
+    Raises:
+        Problem: ``already_seated``.
+    """
+    if account_id is not None and any(s.account_id == account_id for s in t.data.seats):
+        raise Problem(ErrorCode.ALREADY_SEATED, "your account already holds a seat of this rated game")
 
 
 def _close(computer: ComputerSeat) -> None:

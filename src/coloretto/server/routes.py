@@ -13,6 +13,7 @@ from fastapi.responses import FileResponse, Response
 
 from ..agents.registry import DIFFICULTIES, PEOPLE_OPPONENTS
 from ..engine.rules import EXTRA_CARDS, PRESETS
+from .auth_routes import AccountDep
 from .errors import ErrorCode, Problem, error_response
 from .hub import Hub
 from .live import LiveTable
@@ -87,12 +88,12 @@ async def options(hub: HubDep) -> dict[str, Any]:
 
 
 @api.post("/api/tables", status_code=201, response_model=SeatGranted, tags=["tables"])
-async def create(body: CreateTable, hub: HubDep) -> dict[str, Any]:
+async def create(body: CreateTable, hub: HubDep, account: AccountDep) -> dict[str, Any]:
     """Create a table; the creator takes a seat and gets its secret token."""
     t, seat, token = await hub.create_table(
         name=body.name, seats=[s.model_dump() for s in body.seats], seat=body.seat, rules=body.rules,
         preset=body.preset, hints=body.hints, rated=body.rated, title=body.title.strip(),
-        private=body.private, time_control=body.time_control,
+        private=body.private, time_control=body.time_control, account=account,
     )
     return _granted(t, seat, token)
 
@@ -147,9 +148,9 @@ async def table(table_id: str, hub: HubDep) -> dict[str, Any]:
 
 
 @api.post("/api/tables/{table_id}/join", response_model=SeatGranted, tags=["tables"])
-async def join(table_id: str, body: JoinTable, hub: HubDep) -> dict[str, Any]:
+async def join(table_id: str, body: JoinTable, hub: HubDep, account: AccountDep) -> dict[str, Any]:
     """Take an open seat; returns its secret token."""
-    t, seat, token = await hub.join(table_id, body.name, body.seat)
+    t, seat, token = await hub.join(table_id, body.name, body.seat, account)
     return _granted(t, seat, token)
 
 

@@ -511,20 +511,31 @@ class TerminalGame:
 
 def hint_table(advice: Sequence[Advice], keys: dict[Action, str]) -> Table:
     """The advisor's estimates as a table, best first: the key of each action (``keys``),
-    the action in words (rows counted from 1), the win chance in percent, the expected score
-    margin over the best other player, and the samples behind the estimate."""
-    table = Table(title="Hints (the advisor's estimate)", title_justify="left")
+    the action in words (rows counted from 1), the win chance in percent and the expected
+    score margin over the best other player, each with its 95% interval, and the samples
+    behind the estimate; the caption names the search (``Advice.evaluator``)."""
+    evaluators = sorted({a.evaluator for a in advice})
+    table = Table(
+        title="Hints (the advisor's estimate)",
+        title_justify="left",
+        caption=f"95% intervals; search: {', '.join(evaluators)}",
+        caption_justify="left",
+    )
     table.add_column("key")
     table.add_column("action")
     table.add_column("win chance", justify="right")
     table.add_column("margin", justify="right")
     table.add_column("samples", justify="right")
     for a in advice:
+        interval = a.margin_interval
+        margin = f"{a.margin:+.1f}"
+        if interval is not None:
+            margin += f" [{interval[0]:+.1f}, {interval[1]:+.1f}]"
         table.add_row(
             keys.get(a.action, "?"),
             render.describe(a.action),
-            f"{100 * a.win_prob:.0f}%",
-            f"{a.margin:+.1f}",
+            f"{100 * a.win_prob:.0f}% [{100 * a.win_low:.0f}, {100 * a.win_high:.0f}]",
+            margin,
             str(a.samples),
         )
     return table

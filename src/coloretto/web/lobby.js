@@ -2,6 +2,7 @@
 // create-table form and the leaderboard.
 import { api, h, setChildren, toast, getName, setName, getToken, setToken, seatLabel } from "./api.js";
 import { rulesSummary } from "./board.js";
+import { ratedBox } from "./account.js";
 import { timeControlText } from "./clock.js";
 import { t as tr } from "./i18n.js";
 
@@ -179,7 +180,7 @@ function createForm(options) {
   const clockAgent = h("select", { id: "clock-agent", name: "clock-agent" },
     tcs.agents.map((a) => h("option", { value: a, selected: a === tcs.default_agent }, tr(`clock.agent.${a}`))));
   const isPrivate = h("input", { id: "private", type: "checkbox" });
-  const rated = h("input", { id: "rated", type: "checkbox", checked: true });
+  const { box: rated, note: ratedNote } = ratedBox(hints);
   const label = (id, text) => h("label", { for: id }, text);
 
   const submit = async (ev) => {
@@ -246,7 +247,7 @@ function createForm(options) {
       h("label", {}, isPrivate, " ", tr("table.private_choice"))),
     h("div", { class: "field-row" },
       h("label", {}, hints, " allow hints", options.hints_available === false ? " (no move advisor installed)" : ""),
-      h("label", {}, rated, " rated (leaderboard)")),
+      h("label", {}, rated, " rated (leaderboard)", ratedNote)),
     h("button", { type: "submit", class: "primary", "data-testid": "create" }, "Create table"));
 }
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import httpx
 import pytest
+from ratedgame import play_rated_game
 
 pytestmark = pytest.mark.slow
 
@@ -313,7 +314,9 @@ def test_replay_and_leaderboard(web_server: Any, new_page: Any, artifacts: Path)
     # the lobby lists the finished game with its replay link
     page.goto(base + "/")
     page.wait_for_selector(f"li[data-table='{table_id}'] >> text=Replay")
+    play_rated_game(base, ("Eve", "Finn"))  # the leaderboard lists rated games of accounts only
     page.goto(base + "/#leaderboard")
+    page.wait_for_selector("table.leaderboard >> text=Finn")
     page.check("#lb-computers")
     page.wait_for_selector("table.leaderboard >> text=Computer (random)")
     page.screenshot(path=str(artifacts / "4-leaderboard.png"), full_page=True)

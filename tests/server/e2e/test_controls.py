@@ -19,6 +19,15 @@ Page header and links (index.html)
 - `[data-testid=nav-lobby]` "Lobby": test_lobby_form_links_and_joining
 - `[data-testid=nav-leaderboard]` "Leaderboard": test_replay_controls_and_error_pages
 
+Account box of the page header (account.js)
+- `[data-testid=account-open]` "Log in / sign up": test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
+- `#account-name` "Account name": test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
+- `#account-password` "Password" (Enter logs in): test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
+- `[data-testid=log-in]` "Log in" (a wrong password: a clear message): test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
+- `[data-testid=sign-up]` "Sign up" (a look-alike of a taken name: a clear message): test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
+- `[data-testid=account-cancel]` "Cancel": test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
+- `[data-testid=log-out]` "Log out": test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
+
 Lobby (lobby.js)
 - `[data-testid=quick-join]` "Join (N open)" (and without a name: asks for one): test_lobby_form_links_and_joining
 - `[data-testid=your-table]` "Your table": test_lobby_form_links_and_joining
@@ -38,7 +47,7 @@ Lobby (lobby.js)
 - `#extra_card` "Extra rule": test_lobby_form_links_and_joining
 - `#row_capacities` "Row capacities" (bad input: a clear message): test_lobby_form_links_and_joining
 - `#hints` "allow hints": test_lobby_form_links_and_joining
-- `#rated` "rated (leaderboard)": test_lobby_form_links_and_joining
+- `#rated` "rated (leaderboard)" (signed-in players only; turns hints off): test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
 - `[data-testid=create]` "Create table": test_lobby_form_links_and_joining
 - `#lb-computers` "include games against computer players": test_replay_controls_and_error_pages
 - `#time-control` "Time control" (no clock, a per-move clock, turn-based): test_tables.py::test_a_clock_runs_out_and_the_computer_moves
@@ -152,6 +161,7 @@ from typing import Any
 
 import httpx
 import pytest
+from ratedgame import play_rated_game
 from test_browser import VIEW, act, attr
 
 pytestmark = pytest.mark.slow
@@ -396,7 +406,7 @@ def test_lobby_form_links_and_joining(web_server: Any, new_page: Any) -> None:
     ann.select_option("#joker_any_color", "false")
     ann.select_option("#match_games", "2")
     ann.check("#hints")
-    ann.uncheck("#rated")
+    assert ann.is_disabled("#rated") and not ann.is_checked("#rated")  # guests play unrated
     ann.fill("#row_capacities", "3, x")
     create = ann.locator("[data-testid=create]")
     assert toast_after(ann, create.click) == "Row capacities: whole numbers separated by commas"
@@ -904,7 +914,8 @@ def test_replay_controls_and_error_pages(web_server: Any, new_page: Any) -> None
     else:  # a take whose bonus card was the Last Round card
         assert caption.inner_text().endswith("(the Last Round card came up)")
 
-    # the leaderboard, from the header
+    # the leaderboard, from the header (after a rated game of two accounts and a computer)
+    play_rated_game(base, ("Eve", "Finn"))
     page.click("[data-testid=nav-leaderboard]")
     page.wait_for_selector("h2 >> text=Leaderboard")
     page.wait_for_selector("text=rated game(s)")

@@ -556,3 +556,16 @@ def test_line_rules() -> None:
         "tournament", "--games", "8", "--budget", "20", "--seed", "1"]
     assert scaled(["analyze", "game.json"])[-2:] == ["--budget", "20"]
     assert parse_json_sample('{"a": TABLE, "b": [SEAT, ...], "id": ...}') == {"a": None, "b": [None], "id": None}
+
+
+def test_readme_names_every_extra() -> None:
+    """The README's list of extras is pyproject's: each extra is named as `name`, `all` too."""
+    import tomllib
+
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    text = (REPO / "README.md").read_text()
+    section = text[text.index("**Installing with pip.**") :].split("\n\n")[0]
+    named = set(re.findall(r"`([a-z]+)`", section))
+    assert set(extras) <= named, f"README misses extras {sorted(set(extras) - named)}"
+    members = re.search(r"\[(.*)\]", extras["all"][0])
+    assert members is not None and set(members.group(1).split(",")) == set(extras) - {"all"}

@@ -212,6 +212,39 @@ def _perft_invalid() -> Case:
     return err, ["action 3 (actions[2] in the record)"], ["(action 2)"]
 
 
+def _invalid_at_2() -> str:
+    """A record file whose actions[2] is played by the wrong seat."""
+    rec = json.loads((DATA / "legal_2p_full.json").read_text())
+    rec["actions"][2]["seat"] = 1 - rec["actions"][2]["seat"]
+    return record_file(tmpdir(), rec)
+
+
+@case("show and analyze: an invalid record")
+def _show_analyze_invalid() -> Case:
+    path = _invalid_at_2()
+    texts = []
+    for argv in (["show", path], ["analyze", path, "--budget", "20"]):
+        status, _, err = cli(argv)
+        assert status == 1, argv
+        texts.append(err)
+    return "\n".join(texts), ["action 3 (actions[2] in the record)"], ["(action 2)", "action 2 "]
+
+
+def test_every_command_words_an_invalid_record_alike() -> None:
+    """replay, show, perft and analyze print one sentence for the same invalid record (after
+    their own prefix); ``replay --json`` gives the 0-based index of the same entry."""
+    path = _invalid_at_2()
+    said = set()
+    for argv in (["replay", path], ["show", path], ["perft", path, "--depth", "1"], ["analyze", path, "--budget", "20"]):
+        status, out, err = cli(argv)
+        assert status == 1, argv
+        text = (out + err).strip()
+        said.add(text[text.index(f"{path} is not a valid record at action 3 (actions[2] in the record): "):])
+    assert len(said) == 1, said
+    status, out, _ = cli(["replay", path, "--json"])
+    assert status == 1 and json.loads(out)["action_index"] == 2
+
+
 @case("analyze: seats, and rows of merged placements")
 def _analyze_text() -> Case:
     status, out, _ = cli(["analyze", str(DATA / "legal_2p_full.json"), "--budget", "12"])

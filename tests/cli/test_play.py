@@ -483,6 +483,34 @@ def test_resume_refuses_human_seats_that_are_not_seats(tmp_path: Path) -> None:
         assert "human_seats" in resumed.stderr
 
 
+@pytest.mark.parametrize(
+    "agents, message",
+    [
+        (["x", "y", "z", "w"], "the record's agents[0] is 'x', but seat 1 is a person's"),
+        ([None, "y", "z", "w"], "the record's agents: unknown agent 'y'"),
+        ([None, None, "random", "random"], "the record's agents[1] is None, but seat 2 is a computer's"),
+        (["random", "random", "random", "random"], "the record's agents[0] is 'random', but seat 1 is a person's"),
+        ([None, "random"], "the record's agents must list one entry per seat of this 4-player game"),
+        ("random", "the record's agents must list one entry per seat"),
+        ([None, "random", "", "random"], "the record's agents[2] is '', but seat 3 is a computer's"),
+        ([None, "random", "oracle", "random"], "the record's agents: the oracle sees the hidden draw pile"),
+    ],
+)
+def test_resume_refuses_agents_that_do_not_fit_the_seats(tmp_path: Path, agents: object, message: str) -> None:
+    """A bad ``agents`` list is refused (exit 2) by its key, never replaced and written back."""
+    proc = _play_piped(tmp_path, "--players", "4", "--opponents", "random", "--seed", "1", "--save", "g.json")
+    assert proc.returncode == 1, proc.stderr
+    rec = json.loads((tmp_path / "g.json").read_text())
+    assert rec["agents"] == [None, "random", "random", "random"] and rec["human_seats"] == [0]
+    rec["agents"] = agents
+    text = json.dumps(rec)
+    (tmp_path / "a.json").write_text(text)
+    resumed = _play_piped(tmp_path, "--resume", "a.json", answers="q\n")
+    assert resumed.returncode == 2, (resumed.stdout, resumed.stderr)
+    assert message in resumed.stderr and "--opponents" not in resumed.stderr, resumed.stderr
+    assert (tmp_path / "a.json").read_text() == text
+
+
 def test_resume_without_a_seed_does_not_invent_one(tmp_path: Path) -> None:
     proc = _play_piped(tmp_path, "--opponents", "random", "--seed", "5", "--save", "g.json")
     assert proc.returncode == 1 and "Seed: 5" in proc.stdout

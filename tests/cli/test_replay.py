@@ -179,3 +179,37 @@ def test_a_missing_row_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert rc == 1 and out["error"] == (
         'draw entry: "row": -1 does not exist; records count rows from 0, so "row" is 0 to 3 here'
     )
+
+
+def _format_example() -> dict[str, Any]:
+    """The complete example record of docs/record-format.md."""
+    text = DOCS.read_text()
+    blocks = [b for b in re.findall(r"```json\n(.*?)```", text, re.DOTALL) if '"coloretto-record/1"' in b and '"actions"' in b]
+    example: dict[str, Any] = json.loads(blocks[-1])
+    return example
+
+
+@pytest.mark.parametrize(
+    "index, key, value, message",
+    [
+        (0, "bonus", ["green"], "'bonus' does not belong to a 'draw' entry"),
+        (0, "bonus", [], "'bonus' does not belong to a 'draw' entry"),
+        (1, "card", "green", "'card' does not belong to a 'take' entry"),
+        (1, "color", "green", "'color' does not belong to a 'take' entry"),
+        (0, "last_round", True, "the record says last_round true"),
+        (1, "bonus", ["green"], "the record says the bonus cards were"),
+    ],
+)
+def test_chance_keys_are_what_the_pile_revealed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], index: int, key: str, value: Any, message: str
+) -> None:
+    """docs/record-format.md: ``bonus``/``last_round`` must be what the draw pile revealed, and
+    a key of another kind of entry is refused."""
+    record = _format_example()
+    path = write(tmp_path, record, "example.json")
+    assert run_json(capsys, path)[0] == 0
+    record["actions"][index][key] = value
+    path = write(tmp_path, record, "bad.json")
+    status, data = run_json(capsys, path)
+    assert status == 1 and data["valid"] is False and data["action_index"] == index
+    assert message in data["error"], data

@@ -53,8 +53,17 @@ def test_violet_example_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_options_before_the_cards(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(["score", "--json", "--table", "gray", *RULEBOOK]) == 0
+    assert run(["score", "--json", "--table", "violet", *RULEBOOK]) == 0
     assert json.loads(capsys.readouterr().out)["total"] == 20
+
+
+@pytest.mark.parametrize("table", ["gray", "grey", "Violet", ""])
+def test_only_the_api_table_names(table: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--table`` takes what ``POST /api/score`` takes (brown, violet), with its message."""
+    assert run(["score", "--table", table, *RULEBOOK]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"--table: table {table!r} is not a score table; choose brown or violet" in captured.err
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
@@ -87,14 +96,9 @@ def test_two_unnamed_colours_and_golden_joker(capsys: pytest.CaptureFixture[str]
     assert data["total"] == 63 - 3 * 4
 
 
-def test_empty_collection(capsys: pytest.CaptureFixture[str]) -> None:
-    # Cards given, all zero: a 0-point collection.
-    assert score_json(["green=0"], capsys)["total"] == 0
-    assert run(["score", "green=0"]) == 0
-    assert "total" in capsys.readouterr().out
-
-
-@pytest.mark.parametrize("argv", [[], ["--json"], ["--table", "violet"]])
+@pytest.mark.parametrize(
+    "argv", [[], ["--json"], ["--table", "violet"], ["green=0"], ["green=0", "joker=0", "+2=0", "--json"]]
+)
 def test_no_cards_is_an_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     """``coloretto score`` without cards says what to type instead of printing 0 points."""
     assert run(["score", *argv]) == 2
@@ -246,7 +250,7 @@ def test_text_output_explains(capsys: pytest.CaptureFixture[str]) -> None:
         (["+2=11"], '10 "+2" cards'),
         (["lastround=1"], "Last Round card never scores"),
         (["Last-Round=1"], "Last Round card never scores"),
-        (["--table", "blue"], "invalid choice"),
+        (["--table", "blue"], "--table: table 'blue' is not a score table; choose brown or violet"),
     ],
 )
 def test_bad_input(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -76,7 +76,7 @@ def test_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = json.loads(json.dumps(rec))
     bad["actions"][3]["seat"] = 99
     assert main(["show", write(tmp_path, bad, "bad.json")]) == 1
-    assert "not a valid record (action 3)" in capsys.readouterr().err
+    assert "not a valid record at action 4 (actions[3] in the record)" in capsys.readouterr().err
     assert main(["show", write(tmp_path, {"format": "x"}, "hdr.json"), "--json"]) == 1
     assert capsys.readouterr().out == ""
     assert main(["show", str(tmp_path / "nope.json")]) == 2

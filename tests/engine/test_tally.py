@@ -73,6 +73,8 @@ def test_unnamed_colours_golden_joker_and_extras() -> None:
         ({"plus 2": 1}, "brown", None, "cards", "'plus2'"),
         ({"": 1}, "brown", None, "cards", "empty"),
         ({"x" * 41: 1}, "brown", None, "cards", "longer than 40"),
+        ({}, "brown", None, "cards", "no cards given"),
+        ({"green": 0, "joker": 0, "plus2": 0}, "brown", None, "cards", "no cards given"),
         ({}, "gray", None, "table", "not a score table"),
         ({}, 1, None, "table", "not a score table"),
         ({}, "brown", "first_out_draws", "extra", "changes play, not scoring"),

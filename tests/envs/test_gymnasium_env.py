@@ -99,6 +99,10 @@ def test_an_illegal_action_ends_the_episode_and_changes_nothing() -> None:
     _, reward, done, truncated, info = env.step(illegal)
     assert (reward, done, truncated, info["illegal_action"]) == (-5.0, True, False, True)
     assert env.state.to_dict() == before
+    assert info["action_mask"].shape == (20,) and not info["action_mask"].any()
+    assert not env.unwrapped.action_masks().any()  # until reset
+    _, info = env.reset(seed=2)
+    assert info["action_mask"].any() and env.action_masks().any()
 
 
 def test_bad_options_are_refused() -> None:

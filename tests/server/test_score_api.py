@@ -9,7 +9,7 @@ import io
 import json
 import random
 from collections.abc import Iterator
-from contextlib import redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +62,8 @@ def random_cards(rng: random.Random) -> dict[str, int]:
         cards["golden_joker"] = golden
     cards["joker"] = rng.randint(0, 3 - golden)
     cards["plus2"] = rng.randint(0, 10)
+    if not any(cards.values()):
+        cards["plus2"] = 1  # a collection holds at least one card
     rng_items = list(cards.items())
     rng.shuffle(rng_items)
     return dict(rng_items)
@@ -96,8 +98,26 @@ def test_the_example_and_defaults(base: str) -> None:
     }
     # table and extra may be left out (brown, none); "+2" is another name of plus2
     assert post(base, {"cards": {"green": 6, "+2": 2}}).json()["total"] == 25
-    assert post(base, {"cards": {}}).json()["total"] == 0
     assert post(base, {"cards": {"green": 3}, "table": "violet", "extra": "triple_three"}).json()["total"] == 2
+
+
+@pytest.mark.parametrize(
+    "cards, table",
+    [({"green": 3}, "brown"), ({"green": 3}, "violet"), ({"green": 3}, "gray"), ({"green": 3}, "grey"),
+     ({"green": 3}, "Violet"), ({}, "brown"), ({"green": 0, "joker": 0}, "violet")],
+)
+def test_the_cli_and_the_api_accept_the_same_input(base: str, cards: dict[str, int], table: str) -> None:
+    """A table name or a collection the API refuses, ``coloretto score`` refuses (exit 2), and
+    the other way round, with the same message."""
+    r = post(base, {"cards": cards, "table": table})
+    argv = ["score", *(f"{label}={n}" for label, n in cards.items()), "--table", table, "--json"]
+    err = io.StringIO()
+    with redirect_stdout(io.StringIO()), redirect_stderr(err):
+        status = main(argv)
+    assert (r.status_code == 200) == (status == 0), (r.text, err.getvalue())
+    if status:
+        assert status == 2 and r.status_code == 422
+        assert r.json()["error"]["message"] in err.getvalue()
 
 
 @pytest.mark.parametrize(
@@ -121,6 +141,8 @@ def test_the_example_and_defaults(base: str) -> None:
         ({"cards": {"red": 1, "Red": 2}}, "bad_cards", "given twice"),
         ({"cards": {"jokers": 1}}, "bad_cards", "count those cards as 'joker'"),
         ({"cards": {"": 1}}, "bad_cards", "empty"),
+        ({"cards": {}}, "bad_cards", "no cards given; a collection to score holds at least one card"),
+        ({"cards": {"green": 0, "joker": 0, "+2": 0}}, "bad_cards", "no cards given"),
         ({"cards": {"green": 1}, "table": "gray"}, "bad_table", "not a score table; choose brown or violet"),
         ({"cards": {"green": 1}, "table": None}, "bad_request", "table: Input should be a valid string"),
         ({"cards": {"green": 1}, "extra": "first_out_draws"}, "bad_extra", "changes play, not scoring"),

@@ -26,6 +26,8 @@ def empty() -> dict[str, Any]:
 def python_total(c: dict[str, Any], table: str = "brown", extra: str | None = None) -> int:
     body = dict(zip(COLOURS, c["colours"], strict=True)) | {
         "joker": c["joker"], "golden_joker": c["golden_joker"], "plus2": c["plus2"]}
+    if not any(body.values()):
+        return 0  # a player without cards has 0 points on the sheet; the scorer refuses such a tally
     return int(cards_report(body, table, extra)["total"])
 
 

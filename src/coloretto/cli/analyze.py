@@ -46,7 +46,7 @@ from ..engine.observation import observe
 from ..engine.record import replay
 from ..engine.state import PLACE, GameState
 from .main import UsageError
-from .replay import action_label, read_record_file
+from .replay import action_label, invalid_record_message, read_record_file
 
 DEFAULT_BUDGET = "2000"
 """Samples (search iterations) per decision, shared evenly among its distinct actions."""
@@ -390,6 +390,11 @@ def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise UsageError(f"--top must be at least 1, not {args.top}")
     record = read_record_file(args.record)
+    checked = replay(record)
+    if not checked.valid:
+        message = invalid_record_message(args.record, record, checked.action_index, str(checked.error))
+        print(f"coloretto analyze: {message}", file=sys.stderr)
+        return 1
     try:
         analysis = _analyze_with_progress(
             record, budget, args.seed, show=not args.json and sys.stderr.isatty(),

@@ -25,7 +25,7 @@ from ..engine.perft import perft, perft_moves
 from ..engine.record import load_game
 from ..engine.state import GameState
 from .main import UsageError
-from .replay import action_label, read_record_file
+from .replay import invalid_record_message, read_record_file
 
 
 def register(subparsers: Any) -> None:
@@ -86,10 +86,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = load_game(record)
     except InvalidRecordError as exc:
-        where = "" if exc.action_index is None else f" ({action_label(exc.action_index)})"
-        print(
-            f"coloretto perft: {args.record} is not a valid record{where}: {exc}", file=sys.stderr
-        )
+        message = invalid_record_message(args.record, record, exc.action_index, str(exc))
+        print(f"coloretto perft: {message}", file=sys.stderr)
         return 1
     state = game.state
     per_depth: list[dict[str, Any]] = []

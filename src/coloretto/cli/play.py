@@ -220,23 +220,40 @@ def _opponent_specs(text: str | None, human_seats: list[int], n: int) -> list[st
     return specs
 
 
-def _make_agents(specs: list[str | None], seed: int, salt: int) -> dict[int, Agent]:
+def _make_agents(specs: list[str | None], seed: int, salt: int, source: str) -> dict[int, Agent]:
+    """The computer players of ``specs`` (``None``: a person's seat), by seat.
+
+    Raises:
+        UsageError: an unknown agent, or one that sees the hidden draw pile; the message
+            starts with ``source`` (``--opponents`` or ``the record's agents``).
+    """
     agents: dict[int, Agent] = {}
+    try:
+        _add_agents(agents, specs, seed, salt, source)
+    except BaseException:
+        _close_all(agents)
+        raise
+    return agents
+
+
+def _add_agents(agents: dict[int, Agent], specs: list[str | None], seed: int, salt: int, source: str) -> None:
+    """Fill ``agents`` as :func:`_make_agents` documents (what is made so far stays in it)."""
     for seat, spec in enumerate(specs):
         if spec is None:
             continue
         if spec == "oracle":
             raise UsageError(
-                "the oracle sees the hidden draw pile; it is for measurements, not for play with people"
+                f"{source}: the oracle sees the hidden draw pile; it is for measurements, "
+                "not for play with people"
             )
         try:
             agent = make_agent(spec, seed=hash_seed(seed, 1000 + 10 * salt + seat))
         except ConfigurationError as exc:
-            raise UsageError(f"--opponents: {exc}") from None
+            raise UsageError(f"{source}: {exc}") from None
         if agent.needs_true_state:
-            raise UsageError(f"{spec!r} sees the hidden draw pile; it cannot play with people")
+            agent.close()
+            raise UsageError(f"{source}: {spec!r} sees the hidden draw pile; it cannot play with people")
         agents[seat] = agent
-    return agents
 
 
 def _seat_name(spec: str, seat: int) -> str:
@@ -276,6 +293,33 @@ def _human_seats(record: dict[str, Any], n: int, seat: int | None) -> list[int]:
             f"(0 to {n - 1}), got {short_repr(humans)}"
         )
     return list(humans)
+
+
+def _record_agents(saved: object, humans: list[int], n: int) -> list[str | None]:
+    """A record's ``agents`` (docs/record-format.md) checked against its seats: one entry per
+    seat of the ``n``-seat game, ``null`` exactly on the seats of ``humans``, a non-empty
+    agent spec on every other seat (whether the agent exists is checked when it is made).
+
+    Raises:
+        UsageError: the message names the record's ``agents`` and what is wrong.
+    """
+    where = "the record's agents"
+    if not isinstance(saved, list) or len(saved) != n:
+        raise UsageError(
+            f"{where} must list one entry per seat of this {n}-player game, got {short_repr(saved)}"
+        )
+    for seat, spec in enumerate(saved):
+        if seat in humans and spec is not None:
+            raise UsageError(
+                f"{where}[{seat}] is {short_repr(spec)}, but seat {seat + 1} is a person's "
+                "(human_seats): null there"
+            )
+        if seat not in humans and not (isinstance(spec, str) and spec.strip()):
+            raise UsageError(
+                f"{where}[{seat}] is {short_repr(spec)}, but seat {seat + 1} is a computer's: "
+                'an agent name there (e.g. "medium")'
+            )
+    return list(saved)
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -335,6 +379,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--name must not be empty")
     seed: int | None
     stamp = ""
+    source = "--opponents"
     if args.resume:
         given = _given_rule_options(args)
         if given:
@@ -349,16 +394,9 @@ def run(args: argparse.Namespace) -> int:
         n = game.state.n
         humans = _human_seats(record, n, args.seat)
         saved = record.get("agents")
-        if (
-            args.opponents is None
-            and isinstance(saved, list)
-            and len(saved) == n
-            and all(
-                (x is None) == (s in humans) and (x is None or isinstance(x, str))
-                for s, x in enumerate(saved)
-            )
-        ):
-            specs: list[str | None] = list(saved)
+        if args.opponents is None and saved is not None:
+            specs: list[str | None] = _record_agents(saved, humans, n)
+            source = "the record's agents"
         else:
             specs = _opponent_specs(args.opponents, humans, n)
         saved_seed = record.get("seed")
@@ -396,7 +434,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot save to {save}: no directory {parent}")
     if exclusive and args.save is not None and (save.exists() or save.is_symlink()):
         raise UsageError(_exists_message(save))
-    agents = _make_agents(specs, 0 if seed is None else seed, salt)
+    agents = _make_agents(specs, 0 if seed is None else seed, salt, source)
     try:
         if exclusive and args.save is None:
             save = _reserve_default(parent, stamp)

@@ -61,6 +61,25 @@ def action_label(index: int) -> str:
     return f"action {index + 1} (actions[{index}] in the record)"
 
 
+def invalid_record_message(path: object, record: object, action_index: int | None, error: str) -> str:
+    """The one sentence every command prints for an invalid record: where the error is (as
+    :func:`action_label` numbers it; the header or setup, or the result) and what it is,
+    e.g. ``"g.json is not a valid record at action 8 (actions[7] in the record): ..."``.
+
+    Args:
+        record: the record as read (to tell an error in its ``result`` from one in its
+            last action); action_index: the replay's ``action_index`` (0-based, or None).
+    """
+    actions = record.get("actions") if isinstance(record, dict) else None
+    if action_index is None:
+        where = "in its header or setup"
+    elif isinstance(actions, list) and action_index == len(actions):
+        where = "in its result"
+    else:
+        where = f"at {action_label(action_index)}"
+    return f"{path} is not a valid record {where}: {error}"
+
+
 def register(subparsers: Any) -> None:
     """Add the ``replay`` subcommand."""
     p = subparsers.add_parser(
@@ -89,14 +108,8 @@ def run(args: argparse.Namespace) -> int:
         return 0 if result.valid else 1
     console = Console(highlight=False)
     if not result.valid:
-        actions = record.get("actions") if isinstance(record, dict) else None
-        if result.action_index is None:
-            where = "in its header or setup"
-        elif isinstance(actions, list) and result.action_index == len(actions):
-            where = "in its result"
-        else:
-            where = f"at {action_label(result.action_index)}"
-        console.print(f"{args.file}: INVALID {where}: {result.error}", markup=False, soft_wrap=True)
+        message = invalid_record_message(args.file, record, result.action_index, str(result.error))
+        console.print(f"INVALID: {message}", markup=False, soft_wrap=True)
         return 1
     assert result.game is not None
     game = result.game

@@ -34,7 +34,7 @@ from rich.text import Text
 
 from ..engine.cards import CARDS_PER_COLOR, NUM_COLORS, NUM_PLUS2
 from ..engine.rules import Rules
-from ..engine.tally import tally_report
+from ..engine.tally import EmptyTallyError, TallyError, scoring_rules, tally_report
 from .main import UsageError
 
 RESERVED = ("joker", "golden_joker", "plus2", "last_round")
@@ -48,8 +48,6 @@ SUGGESTIONS = {"joker": "joker", "golden_joker": "golden_joker", "plus2": "plus2
 MAX_COUNTS = {"colour": CARDS_PER_COLOR, "plus2": NUM_PLUS2, "joker": 3, "golden_joker": 1}
 """The most cards of each kind one collection can hold (docs/rules.md §1: 9 cards per colour,
 ten "+2" cards, three jokers of which at most one is the golden joker)."""
-SCORING_EXTRAS = ("single_three", "triple_three", "triple_minus")
-TABLE_NAMES = {"brown": "brown", "violet": "violet", "gray": "violet", "grey": "violet"}
 MAX_JOKERS = 3
 """The game has three jokers (classic: 3 regular; modern: 2 regular and the golden one)."""
 
@@ -107,9 +105,8 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--table",
-        choices=sorted(TABLE_NAMES),
         default="brown",
-        help="score table: brown (standard, default) or violet (= gray, the alternate side)",
+        help="score table: brown (standard, default) or violet (the alternate side)",
     )
     parser.add_argument(
         "--extra",
@@ -163,11 +160,6 @@ def parse_cards(items: Sequence[str]) -> Tally:
             0 to 9, ``plus2`` 0 to 10, ``golden_joker`` 0 to 1, jokers and golden joker
             together 0 to 3), or the Last Round card (``last_round``: it never scores).
     """
-    if not items:
-        raise UsageError(
-            "no cards given; type each kind of card you hold as LABEL=N, e.g. "
-            "coloretto score green=3 yellow=2 joker=1 +2=1"
-        )
     tally = Tally()
     seen: dict[str, str] = {}
     for item in items:
@@ -231,24 +223,20 @@ def _short(text: str, limit: int = 40) -> str:
 
 
 def _scoring_rules(table: str, extra: str | None) -> Rules:
-    """Rules carrying the score table and Extrakarten scoring card.
+    """Rules carrying the score table and Extrakarten scoring card, checked by
+    :func:`coloretto.engine.tally.scoring_rules` (the check of ``POST /api/score`` too);
+    ``--extra none`` (or ``null``) is no card.
 
     Raises:
-        UsageError: ``extra`` is not a scoring card.
+        UsageError: ``table`` is not ``brown`` or ``violet``, or ``extra`` is not a scoring
+            card; the message names the option.
     """
     if extra is not None and extra.casefold() in ("none", "null", ""):
         extra = None
-    if extra == "first_out_draws":
-        raise UsageError(
-            "--extra first_out_draws is not a scoring card (it changes play, not scoring); "
-            f"scoring cards: {', '.join(SCORING_EXTRAS)}"
-        )
-    if extra is not None and extra not in SCORING_EXTRAS:
-        raise UsageError(
-            f"--extra {extra!r} is not an Extrakarten scoring card; "
-            f"choose {', '.join(SCORING_EXTRAS)}"
-        )
-    return Rules.from_dict({"table": TABLE_NAMES[table], "extra_card": extra})
+    try:
+        return scoring_rules(table, extra)
+    except TallyError as exc:
+        raise UsageError(f"--{exc.field}: {exc}") from exc
 
 
 def score_tally(tally: Tally, rules: Rules) -> dict[str, Any]:
@@ -347,7 +335,13 @@ def run(args: argparse.Namespace) -> int:
     """
     rules = _scoring_rules(args.table, args.extra)
     tally = parse_cards(args.cards)
-    result = score_tally(tally, rules)
+    try:
+        result = score_tally(tally, rules)
+    except EmptyTallyError as exc:
+        raise UsageError(
+            f"{exc}; type each kind of card you hold as LABEL=N, e.g. "
+            "coloretto score green=3 yellow=2 joker=1 +2=1"
+        ) from exc
     if args.json:
         print(json.dumps(result))
     else:

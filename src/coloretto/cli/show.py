@@ -24,7 +24,7 @@ from ..engine.observation import observe
 from ..engine.record import load_game
 from ..tui import render
 from .main import UsageError
-from .replay import read_record_file
+from .replay import invalid_record_message, read_record_file
 
 
 def register(subparsers: Any) -> None:
@@ -54,8 +54,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = load_game(record)
     except InvalidRecordError as exc:
-        where = "" if exc.action_index is None else f" (action {exc.action_index})"
-        print(f"coloretto show: {args.record} is not a valid record{where}: {exc}", file=sys.stderr)
+        message = invalid_record_message(args.record, record, exc.action_index, str(exc))
+        print(f"coloretto show: {message}", file=sys.stderr)
         return 1
     st = game.state
     seat = args.seat

@@ -306,6 +306,33 @@ def load_header(record: Any) -> Game:
     return Game(state, list(seats))
 
 
+ENTRY_KEYS: dict[str, frozenset[str]] = {
+    "draw": frozenset({"seat", "action", "card", "row", "last_round"}),
+    "take": frozenset({"seat", "action", "row", "bonus", "last_round"}),
+    "choose_start": frozenset({"seat", "action", "color"}),
+}
+"""The keys of each kind of ``actions`` entry (docs/record-format.md, "actions" and "Chance
+outcomes"); a key of one kind on another is refused."""
+_ALL_ENTRY_KEYS = frozenset().union(*ENTRY_KEYS.values())
+
+
+def _check_entry_keys(entry: dict[str, Any], kind: object) -> None:
+    """Refuse a key that belongs to another kind of entry (``bonus`` on a draw...).
+
+    Raises:
+        InvalidRecordError: the message names the key and the kind.
+    """
+    own = ENTRY_KEYS.get(kind) if isinstance(kind, str) else None
+    if own is None:
+        return
+    stray = sorted((set(entry) & _ALL_ENTRY_KEYS) - own)
+    if stray:
+        raise InvalidRecordError(
+            f"{', '.join(map(repr, stray))} does not belong to a {kind!r} entry "
+            f"(its keys: {', '.join(sorted(own))})"
+        )
+
+
 def apply_entry(game: Game, entry: Any, *, last: bool = True) -> None:
     """Apply one record entry to ``game``, checking the chance outcomes it states.
 
@@ -316,7 +343,8 @@ def apply_entry(game: Game, entry: Any, *, last: bool = True) -> None:
     Raises:
         InvalidRecordError: malformed entry, wrong seat, a drawn card that is not the one
             the draw pile reveals, ``bonus`` or ``last_round`` that disagree with the draw
-            pile, or a draw without its row before the end (``action_index`` unset;
+            pile, a key of another kind of entry (``ENTRY_KEYS``: ``bonus`` on a draw),
+            or a draw without its row before the end (``action_index`` unset;
             ``replay`` fills it). ``game`` is unchanged.
         IllegalActionError: the action breaks a rule (``game`` is unchanged).
     """
@@ -331,6 +359,7 @@ def apply_entry(game: Game, entry: Any, *, last: bool = True) -> None:
             raise InvalidRecordError("an action after the end of the game")
         raise InvalidRecordError(_wrong_seat(seat, st.to_move, st.n))
     kind = entry.get("action")
+    _check_entry_keys(entry, kind)
     if kind in ("draw", "take") and type(entry.get("row")) is int:
         _check_row(kind, entry["row"], st.nrows)
     if kind == "draw":

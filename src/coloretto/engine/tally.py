@@ -32,6 +32,7 @@ __all__ = [
     "MAX_LABEL_LENGTH",
     "SCORING_EXTRAS",
     "UNNAMED",
+    "EmptyTallyError",
     "TallyError",
     "cards_report",
     "check_tally",
@@ -72,6 +73,13 @@ class TallyError(ScoringError):
     def __init__(self, message: str, field: Field = "cards") -> None:
         super().__init__(message)
         self.field: Field = field
+
+
+class EmptyTallyError(TallyError):
+    """A tally without a single card: there is no collection to score (field ``"cards"``)."""
+
+    def __init__(self) -> None:
+        super().__init__("no cards given; a collection to score holds at least one card")
 
 
 def scoring_rules(table: object = "brown", extra: object = None) -> Rules:
@@ -129,6 +137,7 @@ def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus
             another label (case-insensitively); more than seven colours; a count that is not
             a whole number, is negative, or is more than the game has (9 per colour, 10 "+2"
             cards, one golden joker, 3 jokers in all).
+        EmptyTallyError: every count is 0 (or nothing is given): not a collection.
     """
     if not isinstance(colors, Mapping):
         raise TallyError(f"colours must be a mapping of label to count, not {type(colors).__name__}")
@@ -171,6 +180,8 @@ def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus
             f"{jokers + golden_jokers} jokers given; the game has {MAX_JOKERS} "
             "(golden joker included)"
         )
+    if sum(colors.values()) + jokers + golden_jokers + plus2 == 0:
+        raise EmptyTallyError()
 
 
 def _squash(label: str) -> str:

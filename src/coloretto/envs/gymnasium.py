@@ -16,7 +16,7 @@ ones are ``action_masks()`` (the convention of sb3-contrib's MaskablePPO) and
 a card it drew); the opponents' decisions in between are played inside the step. The
 reward is paid once, on the step that ends the game (``envs.common``: ``"margin"`` or
 ``"win"``). An illegal action ends the episode with ``illegal_reward`` and
-``info["illegal_action"] = True`` (the state is left as it was).
+``info["illegal_action"] = True`` (the state is left as it was, the mask is all false).
 
 Requires the ``rl`` extra (Gymnasium).
 """
@@ -181,10 +181,17 @@ class ColorettoEnv(gymnasium.Env):  # type: ignore[misc,name-defined]
         return self._observation(), reward, self._done, False, self._info()
 
     def action_masks(self) -> np.ndarray:
-        """``bool`` array of shape ``(20,)``: the learner's legal action codes (all false
-        when the game is over)."""
+        """``bool`` array of shape ``(20,)``: the learner's legal action codes; all false
+        once the episode is over (the game ended, or an illegal action ended it), until
+        ``reset``.
+
+        Raises:
+            RuntimeError: no game yet (call ``reset``).
+        """
         if self.state is None:
             raise RuntimeError("call reset() first")
+        if self._done:
+            return np.zeros(NUM_DISTINCT_ACTIONS, dtype=bool)
         return legal_mask(observe(self.state, self.seat))
 
     def render(self) -> str | None:

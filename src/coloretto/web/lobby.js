@@ -208,6 +208,8 @@ function createForm(options) {
 
   const submit = async (ev) => {
     ev.preventDefault();
+    // A new attempt: the messages of the last one no longer apply.
+    document.querySelectorAll("#toasts .toast-error").forEach((t) => t.remove());
     const n = Number(seatCount.value);
     const chosen = seatChoices.slice(0, n).map((s) => s.value);
     const seats = chosen.map((v) => v.startsWith("computer:") ? { kind: "computer", agent: v.slice(9) } : { kind: "human" });

@@ -83,7 +83,10 @@ def rank(page: Any, player: str) -> int:
 
 def expected(cards: dict[str, int], labels: dict[str, str] | None = None, table: str = "brown",
              extra: str | None = None) -> dict[str, Any]:
-    """The Python scorer's report for the sheet's seven colours (named as the page names them)."""
+    """The Python scorer's report for the sheet's seven colours (named as the page names them);
+    a player without cards has 0 points on the sheet, a tally the scorer refuses."""
+    if not any(cards.values()):
+        return {"total": 0}
     labels = labels or {}
     body = {labels.get(c, c): cards.get(c, 0) for c in COLOURS}
     for kind in ("joker", "golden_joker", "plus2"):

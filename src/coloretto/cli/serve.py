@@ -45,6 +45,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--ws-rate", type=float, default=20.0, help="WebSocket messages per second per connection")
     p.add_argument("--ws-burst", type=float, default=40.0, help="WebSocket message burst per connection")
     p.add_argument("--max-ws-per-ip", type=int, default=64, help="open WebSocket connections per IP address")
+    p.add_argument("--forwarded-allow-ips", default="",
+                   help="comma-separated addresses of reverse proxies whose X-Forwarded-For header is trusted "
+                        "(default: none, the header is ignored)")
     p.add_argument("--agent-threads", type=int, default=2, help="threads for computer players and hints")
     p.add_argument("--process-id", default="", help="name of this process (logs, presence); random if empty")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
@@ -83,11 +86,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--database-url: {exc}") from None
     _check_database(settings.database_url)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    trusted = [ip.strip() for ip in args.forwarded_allow_ips.split(",") if ip.strip()]
     app = create_app(settings)
     _warm_fast_core_in_background()
     uvicorn.run(
         app, host=args.host, port=args.port, log_level=args.log_level, access_log=args.access_log,
         ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20, lifespan="on",
+        proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None,
     )
     return 0
 

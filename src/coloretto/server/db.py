@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -40,6 +41,7 @@ def make_engine(url: str) -> Engine:
     a power loss (use PostgreSQL for that)."""
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        _create_private(engine.url.database)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:  # pragma: no cover - trivial
@@ -51,6 +53,22 @@ def make_engine(url: str) -> Engine:
 
         return engine
     return create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+
+
+def _create_private(path: str | None) -> None:
+    """Create the SQLite file ``path`` readable and writable by its owner only (0600) if it
+    does not exist yet: it holds live games' draw piles and the seat tokens' hashes. (SQLite
+    gives its ``-wal`` and ``-shm`` files the same permissions.) Nothing for an in-memory
+    database."""
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    except OSError:  # e.g. a missing folder: connecting reports it
+        return
+    os.close(fd)
 
 
 def upgrade(engine: Engine) -> None:

@@ -21,6 +21,7 @@ from .conn import Conn
 from .errors import ErrorCode, Problem
 from .hints import hint
 from .hub import Hub
+from .jsonin import parse_json
 from .live import LiveTable
 from .ratelimit import TokenBucket
 from .store import token_hash
@@ -58,8 +59,8 @@ async def on_hello(s: Session, msg: dict[str, Any], _ref: Any) -> None:
     token = msg.get("token")
     seat = thash = None
     if token is not None:
-        if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS:
-            raise Problem(ErrorCode.BAD_TOKEN, "token must be a string")
+        if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS or not token.isascii():
+            raise Problem(ErrorCode.BAD_TOKEN, "token must be a string of the server's token characters")
         seat = await s.hub.seat_of_token(s.table, token)
         thash = token_hash(token)
     conn, t = s.conn, s.table
@@ -88,10 +89,14 @@ async def on_action(s: Session, msg: dict[str, Any], ref: Any) -> None:
     """``action``: play it for the connection's seat (``Hub.submit``)."""
     if s.conn.seat is None:
         raise Problem(ErrorCode.NOT_SEATED, "spectators cannot act; say hello with your seat token")
+    raw = msg.get("action")
     try:
-        action = Action.from_json(msg.get("action"))
+        action = Action.from_json(raw)
     except (ValueError, TypeError) as exc:
         raise Problem(ErrorCode.BAD_MESSAGE, f"action: {exc}") from None
+    unknown = sorted(set(raw) - set(action.to_json())) if isinstance(raw, dict) else []
+    if unknown:
+        raise Problem(ErrorCode.BAD_MESSAGE, f"action: unknown field(s) {', '.join(map(repr, unknown))}")
     version = msg.get("version")
     if version is not None and type(version) is not int:
         raise Problem(ErrorCode.BAD_MESSAGE, "version must be an integer")
@@ -160,8 +165,12 @@ async def dispatch(s: Session, msg: dict[str, Any], ref: Any) -> None:
 def read_frame(frame: Message, bucket: TokenBucket, max_bytes: int) -> dict[str, Any]:
     """The JSON object of a WebSocket frame, within the connection's rate and size limits.
 
+    A frame within the size limit is parsed before the rate limit is checked, so a
+    ``rate_limited`` refusal carries the message's ``id`` (``Problem.ref``).
+
     Raises:
-        Problem: ``rate_limited``, ``too_large``, ``bad_json``.
+        Problem: ``too_large``, ``bad_json`` (also: nested deeper than ``MAX_DEPTH``, or a
+            string holding a lone surrogate), ``rate_limited``.
     """
     text = frame.get("text")
     data: bytes = b""
@@ -169,17 +178,23 @@ def read_frame(frame: Message, bucket: TokenBucket, max_bytes: int) -> dict[str,
         data = frame.get("bytes") or b""
         size = len(data)
     else:  # a character is 1 to 4 bytes: encode only when it may matter
-        size = len(text.encode("utf-8")) if len(text) * 4 > max_bytes else len(text)
-    if not bucket.allow():
-        raise Problem(ErrorCode.RATE_LIMITED, "too many messages; slow down")
+        size = len(text.encode("utf-8", "surrogatepass")) if len(text) * 4 > max_bytes else len(text)
     if size > max_bytes:
-        raise Problem(ErrorCode.TOO_LARGE, f"message over {max_bytes} bytes")
+        allowed = bucket.allow()
+        raise Problem(ErrorCode.TOO_LARGE if allowed else ErrorCode.RATE_LIMITED,
+                      f"message over {max_bytes} bytes" if allowed else "too many messages; slow down")
     try:
-        parsed = json.loads(data.decode("utf-8") if text is None else text)
-    except (ValueError, UnicodeDecodeError):
-        raise Problem(ErrorCode.BAD_JSON, "a message must be one JSON object") from None
+        parsed = parse_json(data.decode("utf-8") if text is None else text)
+    except ValueError as exc:
+        if not bucket.allow():
+            raise Problem(ErrorCode.RATE_LIMITED, "too many messages; slow down") from None
+        raise Problem(ErrorCode.BAD_JSON, str(exc)) from None
     if not isinstance(parsed, dict):
+        if not bucket.allow():
+            raise Problem(ErrorCode.RATE_LIMITED, "too many messages; slow down")
         raise Problem(ErrorCode.BAD_JSON, "a message must be a JSON object")
+    if not bucket.allow():
+        raise Problem(ErrorCode.RATE_LIMITED, "too many messages; slow down", ref=message_id(parsed))
     return parsed
 
 
@@ -245,7 +260,7 @@ class TableSockets:
             try:
                 msg = read_frame(frame, bucket, self.settings.max_message_bytes)
             except Problem as p:
-                s.conn.send(p.reply())
+                s.conn.send(p.reply(p.ref))
                 continue
             await self._answer(s, msg, message_id(msg))
 

@@ -40,13 +40,18 @@ PEOPLE_OPPONENTS: Final = ("random", "greedy", "heuristic", "mcts") + tuple(DIFF
 """Agents offered as opponents to people (``oracle`` is for measurement only)."""
 
 
+def is_external(spec: str) -> bool:
+    """``spec`` names an external ``coloretto-engine/1`` program (``cmd:COMMAND``)."""
+    return spec.startswith("cmd:")
+
+
 def make_agent(spec: str, seed: int = 0, budget: Budget | None = None) -> Agent:
     """Build the agent named by ``spec`` (module docstring), seeded with ``seed``.
 
     Raises:
         ConfigurationError: unknown name, or an agent not available in this installation.
     """
-    if spec.startswith("cmd:"):
+    if is_external(spec):
         try:
             module = importlib.import_module("coloretto.agents.external")
         except ModuleNotFoundError:

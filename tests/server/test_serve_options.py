@@ -31,7 +31,7 @@ def _wait_finished(url: str, table_id: str, seconds: float = 90) -> dict[str, An
 
 def test_max_ws_per_ip_agent_threads_and_access_log(tmp_path: Path, server_factory: Any) -> None:
     server = server_factory(
-        f"sqlite:///{tmp_path / 's.db'}", "--max-ws-per-ip", "1", "--agent-threads", "1",
+        f"sqlite:///{tmp_path / 's.db'}", "--max-ws-per-ip", "1", "--agent-processes", "1",
         "--access-log", "--log-level", "info",
     ).start()
     # A table of computer players only (nobody sits): one agent thread plays it to the end.

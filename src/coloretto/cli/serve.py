@@ -48,7 +48,13 @@ def register(subparsers: Any) -> None:
     p.add_argument("--forwarded-allow-ips", default="",
                    help="comma-separated addresses of reverse proxies whose X-Forwarded-For header is trusted "
                         "(default: none, the header is ignored)")
-    p.add_argument("--agent-threads", type=int, default=2, help="threads for computer players and hints")
+    p.add_argument("--agent-processes", type=int, default=2,
+                   help="worker processes for computer players and hints (shared fairly by addresses and tables)")
+    p.add_argument("--decision-seconds", type=float, default=10.0,
+                   help="longest time one computer decision or hint may take (then the first legal action is played)")
+    p.add_argument("--max-computer-tables", type=int, default=2,
+                   help="unfinished tables without a person one address may have")
+    p.add_argument("--max-open-tables", type=int, default=20, help="tables waiting for players one address may have")
     p.add_argument("--process-id", default="", help="name of this process (logs, presence); random if empty")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.add_argument("--access-log", action=argparse.BooleanOptionalAction, default=True, help="log every HTTP request")
@@ -73,13 +79,18 @@ def run(args: argparse.Namespace) -> int:
     for flag in ("ip_rate", "ip_burst", "ws_rate", "ws_burst"):
         if getattr(args, flag) <= 0:
             raise UsageError(f"--{flag.replace('_', '-')} must be positive")
-    if args.max_ws_per_ip < 1 or args.agent_threads < 1:
-        raise UsageError("--max-ws-per-ip and --agent-threads must be at least 1")
+    for flag in ("max_ws_per_ip", "agent_processes", "max_computer_tables", "max_open_tables"):
+        if getattr(args, flag) < 1:
+            raise UsageError(f"--{flag.replace('_', '-')} must be at least 1")
+    if args.decision_seconds <= 0:
+        raise UsageError("--decision-seconds must be positive")
     try:
         settings = Settings(
             database_url=args.database_url, redis_url=args.redis_url or None, computer_delay=args.computer_delay,
             handover_after=args.handover_after, ip_rate=args.ip_rate, ip_burst=args.ip_burst, ws_rate=args.ws_rate,
-            ws_burst=args.ws_burst, max_ws_per_ip=args.max_ws_per_ip, agent_threads=args.agent_threads,
+            ws_burst=args.ws_burst, max_ws_per_ip=args.max_ws_per_ip, agent_processes=args.agent_processes,
+            decision_seconds=args.decision_seconds, max_computer_tables=args.max_computer_tables,
+            max_open_tables=args.max_open_tables,
             **({"process_id": args.process_id} if args.process_id else {}),
         )
     except ValueError as exc:

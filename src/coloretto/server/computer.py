@@ -21,6 +21,7 @@ from ..agents.registry import make_agent
 from ..engine.actions import Action
 from ..engine.observation import Observation
 from ..engine.rules import Rules
+from .pool import decide
 from .runner import AgentRunner, JobOwner
 
 log = logging.getLogger("coloretto.server")
@@ -35,11 +36,16 @@ class ComputerSeat:
         spec: the agent spec it was built from (``registry.make_agent``, e.g. ``medium``);
             a seat handed to another computer player needs a new ``ComputerSeat``.
         agent: the agent, reset for ``seat`` and the table's rules.
+        seed, rules: what ``build`` made it from; with them a decision is computed by
+            ``pool.decide`` in a worker process (which keeps its own copy of the agent).
+            None for an agent given as it is, whose ``act`` is run by the runner.
     """
 
     seat: int
     spec: str
     agent: Agent
+    seed: int | None = None
+    rules: Rules | None = None
 
     @classmethod
     def build(cls, seat: int, spec: str, seed: int, rules: Rules) -> ComputerSeat:
@@ -50,7 +56,7 @@ class ComputerSeat:
         """
         agent = make_agent(spec, seed)
         agent.reset(seat, rules)
-        return cls(seat, spec, agent)
+        return cls(seat, spec, agent, seed, rules)
 
 
 FAILURE_POLICY: Final = "first_legal"
@@ -67,7 +73,9 @@ async def computer_action(
     runner: AgentRunner, owner: JobOwner, computer: ComputerSeat, observation: Observation, legal: Sequence[Action]
 ) -> Action:
     """The action of ``computer`` for the decision in ``observation``: the only legal action
-    at once, else the agent's answer computed on ``runner``; on a failure (the agent or the
+    at once, else the agent's answer computed on ``runner`` (``pool.decide``, picklable, for
+    a seat made by ``ComputerSeat.build``); a runner's ``TimeoutError`` (the per-decision
+    budget) is a failure too; on a failure (the agent or the
     runner raises, or the answer is not in ``legal``) the failure is logged and ``on_failure``
     chooses. Never raises but for cancellation.
 
@@ -77,7 +85,11 @@ async def computer_action(
     if len(legal) == 1:
         return legal[0]
     try:
-        action = await runner.run(owner, computer.agent.act, observation, legal)
+        if computer.seed is not None and computer.rules is not None:
+            action = await runner.run(owner, decide, computer.spec, computer.seed, computer.seat, computer.rules,
+                                      observation, legal)
+        else:
+            action = await runner.run(owner, computer.agent.act, observation, legal)
     except Exception as exc:  # noqa: BLE001 - any failure of the player: the failure policy decides
         problem = f"{type(exc).__name__}: {exc}"
     else:

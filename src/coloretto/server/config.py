@@ -42,7 +42,12 @@ class Settings:
         ws_rate, ws_burst: per-connection WebSocket messages per second and burst.
         max_ws_per_ip: open WebSocket connections per IP address.
         max_message_bytes: largest accepted WebSocket message (larger: ``too_large`` error).
-        agent_threads: threads that run computer players and hints.
+        agent_processes: worker processes that run computer players and hints (threads in
+            an in-memory hub).
+        decision_seconds: longest time one computer decision or hint may take once it runs
+            (then the seat's failure policy plays, or the hint is refused).
+        max_computer_tables: unfinished tables without a human seat one address may have.
+        max_open_tables: tables waiting for players one address may have.
         process_id: a name for this process in logs and presence (random when empty).
     """
 
@@ -56,7 +61,10 @@ class Settings:
     ws_burst: float = 40.0
     max_ws_per_ip: int = 64
     max_message_bytes: int = 4096
-    agent_threads: int = 2
+    agent_processes: int = 2
+    decision_seconds: float = 10.0
+    max_computer_tables: int = 2
+    max_open_tables: int = 20
     process_id: str = field(default_factory=lambda: os.urandom(4).hex())
 
     def __post_init__(self) -> None:

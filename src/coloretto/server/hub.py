@@ -30,6 +30,7 @@ from .conn import Conn
 from .errors import ErrorCode, Problem
 from .live import LiveTable, action_text, log_entry, seat_name, seat_text
 from .newtable import DEFAULT_AGENT, check_agent, check_name, new_table
+from .quotas import check_create, has_person
 from .ratings import Leaderboards
 from .runner import AgentRunner, JobOwner
 from .store import ResultRows, TableStore, token_hash
@@ -52,6 +53,7 @@ class Hub:
         clock: time for presence, hand-over and computer delays (``clock.Clock``).
         tables: the tables loaded in this process, by id.
         leaderboards: the cached leaderboards.
+        creators: the address that created each table (tables created by this process).
     """
 
     def __init__(self, settings: Settings, *, store: TableStore, bus: Bus, runner: AgentRunner, clock: Clock) -> None:
@@ -63,6 +65,7 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         self.leaderboards = Leaderboards()
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self.creators: dict[str, str] = {}
 
     # ----- life cycle ----------------------------------------------------------------------
     async def start(self) -> None:
@@ -137,19 +140,29 @@ class Hub:
         hints: bool,
         rated: bool,
         title: str,
+        address: str | None = None,
     ) -> tuple[LiveTable, int | None, str | None]:
         """Create and store a table (``newtable.new_table``); the creator takes ``seat``.
         Returns the table, the creator's seat and token (None, None when the creator took no
-        seat).
+        seat). A table without a human seat is never rated.
+
+        Args:
+            address: the creator's address: its computer players' work is scheduled as
+                that address's (``runner.JobOwner``), and it is held to the quotas of
+                ``quotas.check_create``.
 
         Raises:
-            Problem: bad seats, rules, preset, agent or name.
+            Problem: bad seats, rules, preset, agent or name; ``rate_limited`` (a quota).
         """
+        rated = rated and has_person(seats)
+        check_create(self, address, seats)
         made = new_table(name=name, seats=seats, seat=seat, rules=rules, preset=preset, hints=hints,
                          rated=rated, title=title)
         await self.store.create_table(made.data)
         t = LiveTable(made.data, self.clock)
         self.tables[t.id] = t
+        if address is not None:
+            self.creators[t.id] = address
         self.schedule_computer(t)
         return t, made.seat, made.token
 
@@ -350,7 +363,7 @@ class Hub:
                     if t.version != v:
                         continue
                 st = t.state
-                action = await computer_action(self.runner, JobOwner(t.id), self._computer(t, seat),
+                action = await computer_action(self.runner, JobOwner(t.id, self.creators.get(t.id)), self._computer(t, seat),
                                                observe(st, seat), st.legal_actions())
                 try:
                     await self.submit(t, seat, action, version=v, by_computer=True)

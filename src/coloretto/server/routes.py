@@ -78,9 +78,10 @@ async def options(hub: HubDep) -> dict[str, Any]:
 
 
 @api.post("/api/tables", status_code=201, response_model=SeatGranted, tags=["tables"])
-async def create(body: CreateTable, hub: HubDep) -> dict[str, Any]:
+async def create(body: CreateTable, hub: HubDep, request: Request) -> dict[str, Any]:
     """Create a table; the creator takes a seat and gets its secret token."""
     t, seat, token = await hub.create_table(
+        address=request.client.host if request.client else None,
         name=body.name, seats=[s.model_dump() for s in body.seats], seat=body.seat, rules=body.rules,
         preset=body.preset, hints=body.hints, rated=body.rated, title=body.title.strip(),
     )

@@ -28,6 +28,7 @@ from .computer import ComputerSeat, computer_action
 from .config import Settings
 from .conn import Conn
 from .errors import ErrorCode, Problem
+from .finished import FinishedCache
 from .live import LiveTable, action_text, log_entry, seat_name, seat_text
 from .newtable import DEFAULT_AGENT, check_agent, check_name, new_table
 from .quotas import check_create, has_person
@@ -54,6 +55,7 @@ class Hub:
         tables: the tables loaded in this process, by id.
         leaderboards: the cached leaderboards.
         creators: the address that created each table (tables created by this process).
+        finished: finished games' records and replays, built once (``finished.FinishedCache``).
     """
 
     def __init__(self, settings: Settings, *, store: TableStore, bus: Bus, runner: AgentRunner, clock: Clock) -> None:
@@ -66,6 +68,7 @@ class Hub:
         self.leaderboards = Leaderboards()
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self.creators: dict[str, str] = {}
+        self.finished = FinishedCache()
 
     # ----- life cycle ----------------------------------------------------------------------
     async def start(self) -> None:

@@ -4,7 +4,6 @@ as two ``APIRouter``s. Handlers reach the application's ``Hub`` through ``HubDep
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -122,15 +121,16 @@ async def record(table_id: str, hub: HubDep) -> Response:
     """The ``coloretto-record/1`` JSON, once the game is over (409 before)."""
     t = await _finished(hub, table_id, "record")
     return Response(
-        json.dumps(t.game.to_record(), indent=1), media_type="application/json",
+        await hub.finished.record(t), media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="coloretto-{t.id}.json"'},
     )
 
 
 @api.get("/api/tables/{table_id}/replay", tags=["games"])
-async def replay(table_id: str, hub: HubDep) -> dict[str, Any]:
+async def replay(table_id: str, hub: HubDep) -> Response:
     """Record plus a spectator's observation after every action (finished games)."""
-    return (await _finished(hub, table_id, "replay")).replay_json()
+    t = await _finished(hub, table_id, "replay")
+    return Response(await hub.finished.replay(t), media_type="application/json")
 
 
 @api.get("/api/leaderboard", tags=["games"])

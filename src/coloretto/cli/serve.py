@@ -55,6 +55,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--max-computer-tables", type=int, default=2,
                    help="unfinished tables without a person one address may have")
     p.add_argument("--max-open-tables", type=int, default=20, help="tables waiting for players one address may have")
+    p.add_argument("--open-table-expiry", type=float, default=1800.0,
+                   help="seconds a table waiting for players may go with nobody connected before it expires")
+    p.add_argument("--abandoned-after", type=float, default=600.0,
+                   help="seconds a game may go with no person connected before computer players finish it")
+    p.add_argument("--max-tables-in-memory", type=int, default=2000,
+                   help="tables held in memory (idle ones beyond it are dropped and loaded again when needed)")
     p.add_argument("--process-id", default="", help="name of this process (logs, presence); random if empty")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.add_argument("--access-log", action=argparse.BooleanOptionalAction, default=True, help="log every HTTP request")
@@ -79,18 +85,20 @@ def run(args: argparse.Namespace) -> int:
     for flag in ("ip_rate", "ip_burst", "ws_rate", "ws_burst"):
         if getattr(args, flag) <= 0:
             raise UsageError(f"--{flag.replace('_', '-')} must be positive")
-    for flag in ("max_ws_per_ip", "agent_processes", "max_computer_tables", "max_open_tables"):
+    for flag in ("max_ws_per_ip", "agent_processes", "max_computer_tables", "max_open_tables", "max_tables_in_memory"):
         if getattr(args, flag) < 1:
             raise UsageError(f"--{flag.replace('_', '-')} must be at least 1")
-    if args.decision_seconds <= 0:
-        raise UsageError("--decision-seconds must be positive")
+    for flag in ("decision_seconds", "open_table_expiry", "abandoned_after"):
+        if getattr(args, flag) <= 0:
+            raise UsageError(f"--{flag.replace('_', '-')} must be positive")
     try:
         settings = Settings(
             database_url=args.database_url, redis_url=args.redis_url or None, computer_delay=args.computer_delay,
             handover_after=args.handover_after, ip_rate=args.ip_rate, ip_burst=args.ip_burst, ws_rate=args.ws_rate,
             ws_burst=args.ws_burst, max_ws_per_ip=args.max_ws_per_ip, agent_processes=args.agent_processes,
             decision_seconds=args.decision_seconds, max_computer_tables=args.max_computer_tables,
-            max_open_tables=args.max_open_tables,
+            max_open_tables=args.max_open_tables, open_table_expiry=args.open_table_expiry,
+            abandoned_after=args.abandoned_after, max_tables_in_memory=args.max_tables_in_memory,
             **({"process_id": args.process_id} if args.process_id else {}),
         )
     except ValueError as exc:

@@ -48,6 +48,13 @@ class Settings:
             (then the seat's failure policy plays, or the hint is refused).
         max_computer_tables: unfinished tables without a human seat one address may have.
         max_open_tables: tables waiting for players one address may have.
+        open_table_expiry: seconds a table waiting for players may go without a person
+            connected before it expires (``expiry``).
+        abandoned_after: seconds a game in progress may go without a person connected
+            before computer players finish it.
+        max_tables_in_memory: tables a process holds in memory (idle ones beyond it are
+            dropped, and loaded again when asked for).
+        sweep_seconds: how often idle tables are looked for.
         process_id: a name for this process in logs and presence (random when empty).
     """
 
@@ -65,6 +72,10 @@ class Settings:
     decision_seconds: float = 10.0
     max_computer_tables: int = 2
     max_open_tables: int = 20
+    open_table_expiry: float = 1800.0
+    abandoned_after: float = 600.0
+    max_tables_in_memory: int = 2000
+    sweep_seconds: float = 30.0
     process_id: str = field(default_factory=lambda: os.urandom(4).hex())
 
     def __post_init__(self) -> None:

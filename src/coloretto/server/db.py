@@ -141,14 +141,23 @@ class Store:
         assert row is not None
         return row[0], row[1], [SeatData(s["seat"], s["kind"], s["name"], s["agent"], s["token_hash"], s["handed_over"]) for s in seats]
 
-    def table_ids(self, statuses: Sequence[str], limit: int) -> list[str]:
-        """Ids of tables in ``statuses``, newest first."""
+    def table_ids(self, statuses: Sequence[str], limit: int, offset: int = 0) -> list[str]:
+        """Ids of tables in ``statuses``, newest first, from the ``offset``-th on."""
         with self.engine.connect() as conn:
             return list(
                 conn.execute(
-                    select(TableRow.id).where(TableRow.status.in_(statuses)).order_by(TableRow.created_at.desc()).limit(limit)
+                    select(TableRow.id).where(TableRow.status.in_(statuses))
+                    .order_by(TableRow.created_at.desc(), TableRow.id).offset(offset).limit(limit)
                 ).scalars()
             )
+
+    def expire_table(self, table_id: str) -> bool:
+        """Mark the table ``expired`` if it is still ``open``; True if it was."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(TableRow).where(TableRow.id == table_id, TableRow.status == "open").values(status="expired")
+            )
+            return bool(done.rowcount)
 
     def actions_since(self, table_id: str, start: int) -> list[int]:
         """Action codes with index >= ``start``, in order."""
@@ -337,9 +346,13 @@ class SqlTableStore:
         """See ``store.TableStore.load_seats``."""
         return await self._run(self.sync.load_seats, table_id)
 
-    async def table_ids(self, statuses: Sequence[str], limit: int) -> list[str]:
+    async def table_ids(self, statuses: Sequence[str], limit: int, offset: int = 0) -> list[str]:
         """See ``store.TableStore.table_ids``."""
-        return await self._run(self.sync.table_ids, statuses, limit)
+        return await self._run(self.sync.table_ids, statuses, limit, offset)
+
+    async def expire_table(self, table_id: str) -> bool:
+        """See ``store.TableStore.expire_table``."""
+        return await self._run(self.sync.expire_table, table_id)
 
     async def actions_since(self, table_id: str, start: int) -> list[int]:
         """See ``store.TableStore.actions_since``."""

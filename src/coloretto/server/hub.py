@@ -28,6 +28,7 @@ from .computer import ComputerSeat, computer_action
 from .config import Settings
 from .conn import Conn
 from .errors import ErrorCode, Problem
+from .expiry import sweep_forever
 from .finished import FinishedCache
 from .live import LiveTable, action_text, log_entry, seat_name, seat_text
 from .newtable import DEFAULT_AGENT, check_agent, check_name, new_table
@@ -56,6 +57,7 @@ class Hub:
         leaderboards: the cached leaderboards.
         creators: the address that created each table (tables created by this process).
         finished: finished games' records and replays, built once (``finished.FinishedCache``).
+        quiet_since: when this process first saw an open table without any person's seat.
     """
 
     def __init__(self, settings: Settings, *, store: TableStore, bus: Bus, runner: AgentRunner, clock: Clock) -> None:
@@ -69,11 +71,14 @@ class Hub:
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self.creators: dict[str, str] = {}
         self.finished = FinishedCache()
+        self.quiet_since: dict[str, float] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     # ----- life cycle ----------------------------------------------------------------------
     async def start(self) -> None:
-        """Open the store (schema upgrade), subscribe to the bus, and resume every game in
-        progress (computer players whose turn it is start thinking again)."""
+        """Open the store (schema upgrade), subscribe to the bus, resume every game in
+        progress (computer players whose turn it is start thinking again), and start the
+        sweeper of idle tables (``expiry``)."""
         await self.store.open()
         await self.bus.start(self._on_notice)
         ids = await self.store.table_ids(["playing"], 100000)
@@ -81,10 +86,14 @@ class Hub:
             t = await self.get(table_id)
             if t is not None:
                 self.schedule_computer(t)
+        self._sweeper = asyncio.create_task(sweep_forever(self))
         log.info("server process %s ready: %d game(s) resumed", self.settings.process_id, len(ids))
 
     async def stop(self) -> None:
-        """Stop the computer players, then close the bus, the runner and the store."""
+        """Stop the sweeper and the computer players, then close the bus, the runner and the
+        store."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for t in list(self.tables.values()):
             if t.computer_task is not None:
                 t.computer_task.cancel()

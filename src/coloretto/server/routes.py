@@ -92,15 +92,18 @@ async def lobby(
     hub: HubDep,
     status: Literal["open", "playing", "finished"] | None = None,
     limit: int = Query(50, ge=1, le=200),
+    offset: int = Query(0, ge=0, le=1_000_000),
 ) -> dict[str, Any]:
-    """The lobby: open tables to join and games in progress to watch."""
+    """The lobby, a page at a time (newest first): open tables to join and games in progress
+    to watch; ``next_offset`` asks for the next page (None on the last)."""
     statuses = [status] if status else ["open", "playing"]
+    ids = await hub.store.table_ids(statuses, limit + 1, offset)
     out = []
-    for table_id in await hub.store.table_ids(statuses, limit):
+    for table_id in ids[:limit]:
         t = await hub.get(table_id)
         if t is not None and t.status in statuses:
             out.append(t.table_json())
-    return {"tables": out}
+    return {"tables": out, "offset": offset, "next_offset": offset + limit if len(ids) > limit else None}
 
 
 @api.get("/api/tables/{table_id}", tags=["tables"])

@@ -48,6 +48,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--forwarded-allow-ips", default="",
                    help="comma-separated addresses of reverse proxies whose X-Forwarded-For header is trusted "
                         "(default: none, the header is ignored)")
+    p.add_argument("--max-connections", type=int, default=2000,
+                   help="open connections (HTTP and WebSocket) the process serves at once; more get HTTP 503")
     p.add_argument("--agent-processes", type=int, default=2,
                    help="worker processes for computer players and hints (shared fairly by addresses and tables)")
     p.add_argument("--decision-seconds", type=float, default=10.0,
@@ -76,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
     uvicorn = require("uvicorn", "web", "coloretto serve")
     from ..server.app import create_app
     from ..server.config import Settings
+    from ..server.slowclients import GuardedH11Protocol
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0 to 65535, not {args.port}")
@@ -85,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     for flag in ("ip_rate", "ip_burst", "ws_rate", "ws_burst"):
         if getattr(args, flag) <= 0:
             raise UsageError(f"--{flag.replace('_', '-')} must be positive")
-    for flag in ("max_ws_per_ip", "agent_processes", "max_computer_tables", "max_open_tables", "max_tables_in_memory"):
+    for flag in ("max_ws_per_ip", "max_connections", "agent_processes", "max_computer_tables", "max_open_tables", "max_tables_in_memory"):
         if getattr(args, flag) < 1:
             raise UsageError(f"--{flag.replace('_', '-')} must be at least 1")
     for flag in ("decision_seconds", "open_table_expiry", "abandoned_after"):
@@ -112,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
         app, host=args.host, port=args.port, log_level=args.log_level, access_log=args.access_log,
         ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20, lifespan="on",
         proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None,
+        http=GuardedH11Protocol, timeout_keep_alive=5, limit_concurrency=args.max_connections,
     )
     return 0
 

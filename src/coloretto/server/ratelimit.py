@@ -3,6 +3,7 @@ HTTP middleware that applies them with the request body cap (``LimitsMiddleware`
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -13,6 +14,9 @@ from .jsonin import parse_json
 
 MAX_BODY = 16 * 1024
 """Largest HTTP request body in bytes (larger: 413 ``too_large``)."""
+BODY_TIMEOUT = 10.0
+"""Seconds a request's body may take to arrive once its headers are in (slower: 408
+``bad_request``, and the connection is closed)."""
 
 
 class TokenBucket:
@@ -83,7 +87,7 @@ files and WebSocket from the server itself only, and no other site may frame its
 class LimitsMiddleware:
     """HTTP only: per-IP token bucket (429 ``rate_limited`` with ``Retry-After``), a
     ``MAX_BODY`` body cap (413 ``too_large``, also for chunked bodies, which are read here
-    before the application sees them), JSON bodies checked by ``jsonin.parse_json`` (400
+    before the application sees them), ``BODY_TIMEOUT`` for the body (408), JSON bodies checked by ``jsonin.parse_json`` (400
     ``bad_request``: too deep, a lone surrogate, not JSON) and ``SECURITY_HEADERS`` on every
     response. WebSockets are limited in ``ws``."""
 
@@ -117,17 +121,23 @@ class LimitsMiddleware:
             await error_response(ErrorCode.TOO_LARGE, f"request body over {MAX_BODY} bytes")(scope, receive, send_secured)
             return
         body, more, disconnected = b"", True, False
-        while more:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                disconnected = True
-                break
-            body += message.get("body", b"")
-            more = bool(message.get("more_body"))
-            if len(body) > MAX_BODY:
-                await error_response(ErrorCode.TOO_LARGE, f"request body over {MAX_BODY} bytes")(
-                    scope, receive, send_secured)
-                return
+        try:
+            async with asyncio.timeout(BODY_TIMEOUT):
+                while more:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        disconnected = True
+                        break
+                    body += message.get("body", b"")
+                    more = bool(message.get("more_body"))
+                    if len(body) > MAX_BODY:
+                        await error_response(ErrorCode.TOO_LARGE, f"request body over {MAX_BODY} bytes")(
+                            scope, receive, send_secured)
+                        return
+        except TimeoutError:
+            await error_response(ErrorCode.BAD_REQUEST, f"the request body took over {BODY_TIMEOUT:g} s",
+                                 status=408, headers={"Connection": "close"})(scope, receive, send_secured)
+            return
         if body and b"json" in headers.get(b"content-type", b"").lower():
             try:
                 parse_json(body)

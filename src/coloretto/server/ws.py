@@ -6,10 +6,11 @@ handler per client message type in ``HANDLERS``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.types import Message
@@ -28,6 +29,12 @@ from .store import token_hash
 
 log = logging.getLogger("coloretto.server")
 
+SYNC_RATE, SYNC_BURST = 1.0, 5.0
+"""``sync`` messages per second and burst per connection (a full ``state`` is large)."""
+
+HELLO_TIMEOUT = 10.0
+"""Seconds a new connection has to send a valid ``hello`` before it is closed (code 4408)."""
+
 MAX_TOKEN_CHARS = 200
 """Longest seat token accepted in ``hello`` (tokens the server makes are 32 characters)."""
 
@@ -41,6 +48,7 @@ class Session:
     settings: Settings
     table: LiveTable
     conn: Conn
+    sync_bucket: TokenBucket = field(default_factory=lambda: TokenBucket(SYNC_RATE, SYNC_BURST))
 
 
 Handler = Callable[[Session, dict[str, Any], Any], Awaitable[None]]
@@ -81,7 +89,14 @@ async def on_hello(s: Session, msg: dict[str, Any], _ref: Any) -> None:
 
 
 async def on_sync(s: Session, _msg: dict[str, Any], ref: Any) -> None:
-    """``sync``: a full ``state`` (acknowledging ``ref``)."""
+    """``sync``: a full ``state`` (acknowledging ``ref``), built from the table's cached
+    parts; at most ``SYNC_RATE`` per second (bursts of ``SYNC_BURST``).
+
+    Raises:
+        Problem: ``rate_limited``.
+    """
+    if not s.sync_bucket.allow():
+        raise Problem(ErrorCode.RATE_LIMITED, "too many sync messages; one a second is plenty")
     s.conn.send_state(s.table, full=True, ack=ref)
 
 
@@ -214,6 +229,7 @@ async def _writer(ws: WebSocket, conn: Conn) -> None:
                     await ws.close(code=1008)
                 return
             await ws.send_text(item)
+            conn.sent(item)
     except (WebSocketDisconnect, RuntimeError, OSError, asyncio.CancelledError):
         return
     except Exception:  # noqa: BLE001 - the sender of a connection already gone  # pragma: no cover
@@ -234,35 +250,60 @@ class TableSockets:
         """Serve one connection until it closes."""
         ip = ws.client.host if ws.client else "?"
         await ws.accept()
-        if self.per_ip.get(ip, 0) >= self.settings.max_ws_per_ip:
-            await _refuse(ws, Problem(ErrorCode.RATE_LIMITED, "too many connections from your address"), 4429)
-            return
         t = await self.hub.get(table_id)
         if t is None:
             await _refuse(ws, Problem(ErrorCode.NOT_FOUND, f"no table {table_id!r}"), 4404)
             return
-        self.per_ip[ip] = self.per_ip.get(ip, 0) + 1
         session = Session(self.hub, self.settings, t, Conn(ip))
         writer = asyncio.create_task(_writer(ws, session.conn))
-        try:
-            await self._read(ws, session)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            await self._release(session, writer)
+        drops: set[asyncio.Task[None]] = set()
 
-    async def _read(self, ws: WebSocket, s: Session) -> None:
+        def overflow() -> None:
+            drops.add(asyncio.ensure_future(_drop(ws, writer)))
+
+        session.conn.on_overflow = overflow
+        counted = False
+        try:
+            counted = await self._read(ws, session)
+        except WebSocketDisconnect:
+            counted = session.conn.greeted
+        finally:
+            await self._release(session, writer, counted)
+
+    async def _read(self, ws: WebSocket, s: Session) -> bool:
+        """Read and answer messages until the connection ends; True if it was counted in
+        ``per_ip`` (it said ``hello``). A connection without a valid ``hello`` within
+        ``HELLO_TIMEOUT`` seconds is closed (4408); the per-address limit counts only
+        connections that said ``hello`` (over it: 4429)."""
         bucket = TokenBucket(self.settings.ws_rate, self.settings.ws_burst)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + HELLO_TIMEOUT
+        counted = False
         while True:
-            frame = await ws.receive()
+            try:
+                if counted:
+                    frame = await ws.receive()
+                else:
+                    frame = await asyncio.wait_for(ws.receive(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                await _refuse(ws, Problem(ErrorCode.HELLO_FIRST, f"no hello within {HELLO_TIMEOUT:g} s"), 4408)
+                return counted
             if frame["type"] == "websocket.disconnect":
-                return
+                return counted
             try:
                 msg = read_frame(frame, bucket, self.settings.max_message_bytes)
             except Problem as p:
                 s.conn.send(p.reply(p.ref))
                 continue
+            full = self.per_ip.get(s.conn.ip, 0) >= self.settings.max_ws_per_ip
+            if not counted and msg.get("type") == "hello" and full:
+                await _refuse(ws, Problem(ErrorCode.RATE_LIMITED, "too many connections from your address",
+                                          ref=message_id(msg)), 4429)
+                return counted
             await self._answer(s, msg, message_id(msg))
+            if not counted and s.conn.greeted:
+                counted = True
+                self.per_ip[s.conn.ip] = self.per_ip.get(s.conn.ip, 0) + 1
 
     @staticmethod
     async def _answer(s: Session, msg: dict[str, Any], ref: Any) -> None:
@@ -276,11 +317,12 @@ class TableSockets:
             log.exception("table %s: error handling a message", s.table.id)
             s.conn.send(Problem(ErrorCode.INTERNAL, "server error; nothing was changed").reply(ref))
 
-    async def _release(self, s: Session, writer: asyncio.Task[None]) -> None:
+    async def _release(self, s: Session, writer: asyncio.Task[None], counted: bool) -> None:
         ip, conn, t = s.conn.ip, s.conn, s.table
-        self.per_ip[ip] = self.per_ip.get(ip, 1) - 1
-        if self.per_ip[ip] <= 0:
-            self.per_ip.pop(ip, None)
+        if counted:
+            self.per_ip[ip] = self.per_ip.get(ip, 1) - 1
+            if self.per_ip[ip] <= 0:
+                self.per_ip.pop(ip, None)
         t.conns.discard(conn)
         conn.close()
         writer.cancel()
@@ -290,5 +332,13 @@ class TableSockets:
 
 
 async def _refuse(ws: WebSocket, problem: Problem, close_code: int) -> None:
-    await ws.send_text(json.dumps(problem.reply()))
+    await ws.send_text(json.dumps(problem.reply(problem.ref)))
     await ws.close(code=close_code)
+
+
+async def _drop(ws: WebSocket, writer: asyncio.Task[None]) -> None:
+    """Disconnect a client that does not read (its outbox overflowed): stop its writer
+    and close the connection (code 1008)."""
+    writer.cancel()
+    with contextlib.suppress(Exception):
+        await ws.close(code=1008)

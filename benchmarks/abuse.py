@@ -36,7 +36,6 @@ import math
 import os
 import random
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -405,7 +404,7 @@ def main() -> int:
     for ph in res["phases"]:
         r, h = ph["reply_ms"], ph["hint_ms"]
         print(f"{ph['phase']:<10} {str(r['p50']) + '/' + str(r['p90']):>17} {str(h['p50']) + '/' + str(h['p90']):>16} "
-              f"{str(ph['health_max_ms']):>14} {str(ph['memory_mb']):>10}  {json.dumps(ph['attack'])}")
+              f"{ph['health_max_ms']!s:>14} {ph['memory_mb']!s:>10}  {json.dumps(ph['attack'])}")
     if res["bystander_errors"]:
         print(f"bystander errors: {res['bystander_errors']}")
     return 0

@@ -74,14 +74,15 @@ def deal_of(seed_of_game: int) -> dict[str, Any]:
 
 
 def run(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, *extra: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, command: tuple[str, ...] = ("simulate",)
 ) -> tuple[dict[str, Any], list[dict[str, Any]], list[Any]]:
     spy_log = tmp_path / f"{name}.hello"
     spy = tmp_path / "spy.py"
     spy.write_text(SPY)
     records = tmp_path / f"{name}-records"
     argv = [
-        "simulate",
+        command[0],
+        *command[1:],
         "--agents",
         f"cmd:{sys.executable} {spy} {spy_log},random,random,random",
         "--games",
@@ -91,7 +92,6 @@ def run(
         "--save-records",
         str(records),
         "--json",
-        *extra,
     ]
     assert main(argv) == 0
     report = json.loads(capsys.readouterr().out)
@@ -113,7 +113,7 @@ def test_a_simulate_run_with_an_engine_is_sealed_and_replays(
             assert deal_of(g) != setup, "the deal follows from the engine's hello seed"
         for j in range(50):  # nor from any small root's game seeds
             assert deal_of(game_seed(j, i)) != setup
-    again, hellos2, setups2 = run(tmp_path, capsys, "replay", "--engine-secret", secret)
+    again, hellos2, setups2 = run(tmp_path, capsys, "replay", ("simulate", "--engine-secret", secret))
     assert (hellos2, setups2) == (hellos, setups)
     assert again["engine_secret"] == secret
     assert [s["win_share"] for s in again["seats"]] == [s["win_share"] for s in report["seats"]]

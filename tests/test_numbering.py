@@ -314,6 +314,35 @@ def _driver() -> Case:
     return str(info.value), [f"seat {seat + 1} (stubborn) chose take row 4"], []
 
 
+@case("envs: the PettingZoo picture of the table")
+def _pettingzoo_render() -> Case:
+    from coloretto.envs.pettingzoo import raw_env
+
+    env = raw_env(players=3, render_mode="ansi")
+    env.reset(seed=1)
+    return env.render(), ["seat 1 (player_0)", "seat 3 (player_2)", "row 3"], ["seat 0", "row 0"]
+
+
+@case("envs: the Gymnasium picture of the table")
+def _gymnasium_render() -> Case:
+    from coloretto.envs.gymnasium import ColorettoEnv
+
+    env = ColorettoEnv(players=4, opponents="random", seat=0, render_mode="ansi")
+    env.reset(seed=1)
+    return env.render(), ["learner", "seat 2", "seat 4", "row 4"], ["seat 0", "seat 5", "row 0"]
+
+
+@case("envs: OpenSpiel's names of the deal's chance outcomes")
+def _openspiel_chance() -> Case:
+    import pyspiel
+
+    import coloretto.envs.openspiel  # noqa: F401 (registers the game)
+
+    state = pyspiel.load_game("python_coloretto", {"players": 4}).new_initial_state()
+    first = state.action_to_string(pyspiel.PlayerId.CHANCE, 1)  # 4 players remove no colour
+    return first, ["first player seat 2"], ["seat 1"]
+
+
 # ----- terminal (tui/, cli/play.py, cli/show.py) -------------------------------------------
 # Cases for the terminal's screens, hints and messages go here.
 

@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from coloretto._optional import EXTRAS, MissingExtra, missing, optional, require, require_extra
+from coloretto._optional import (
+    DISTRIBUTIONS,
+    EXTRAS,
+    MissingExtra,
+    missing,
+    optional,
+    require,
+    require_extra,
+)
 from coloretto.cli.main import main
 from coloretto.engine.errors import ConfigurationError
 
@@ -28,7 +36,8 @@ def test_extras_match_pyproject() -> None:
     for extra, modules in EXTRAS.items():
         names = {r.split("[")[0].split(">")[0].split("=")[0].strip().lower() for r in declared[extra]}
         for m in modules:
-            assert m in names or m.replace("_", "-") in names, (extra, m, names)
+            dist = DISTRIBUTIONS.get(m, m)
+            assert dist in names or dist.replace("_", "-") in names, (extra, m, names)
     assert any(r.startswith("numba") for r in project["dependencies"]), "numba is a default dependency"
 
 

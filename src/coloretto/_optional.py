@@ -3,7 +3,8 @@
 
 Extras: ``web`` (``coloretto serve``, ``coloretto connect``), ``arena`` (tournament ratings
 and plots), ``ray`` (the Ray backend of tournaments), ``fast`` (Numba; part of the default
-install, the extra only reinstalls it). Every import of one of their packages in ``src/``
+install, the extra only reinstalls it), ``rl`` (the PettingZoo, Gymnasium and OpenSpiel
+environments of ``coloretto.envs``). Every import of one of their packages in ``src/``
 goes through :func:`require` or :func:`optional`; the command line turns a
 :class:`MissingExtra` into one line on standard error and exit status 2.
 """
@@ -33,8 +34,14 @@ EXTRAS: Final[dict[str, tuple[str, ...]]] = {
     "ray": ("ray",),
     "fast": ("numba",),
     "train": ("torch",),
+    "rl": ("pettingzoo", "gymnasium", "open_spiel", "pyspiel"),
 }
-"""Extra name -> the top-level modules it provides (as listed in ``pyproject.toml``)."""
+"""Extra name -> the top-level modules it provides (as listed in ``pyproject.toml``, or in
+``DISTRIBUTIONS`` when the module's name is not its distribution's)."""
+
+DISTRIBUTIONS: Final[dict[str, str]] = {"pyspiel": "open_spiel"}
+"""Top-level module -> the distribution of ``pyproject.toml`` that installs it, where the
+names differ (OpenSpiel's distribution ``open_spiel`` installs the module ``pyspiel``)."""
 
 
 class MissingExtra(ConfigurationError):

@@ -53,7 +53,7 @@ COMMANDS: list[tuple[list[str], tuple[str, ...], tuple[str, ...], bool]] = [
     (["connect", "http://127.0.0.1:9/table/abc", "--engine", "true"], ("web",), ("web",), True),
 ]
 
-HIDDEN_SETS = [("web",), ("arena",), ("ray",), ("fast",), ALL]
+HIDDEN_SETS = [("web",), ("arena",), ("ray",), ("fast",), ("rl",), ALL]
 
 CASES = [
     pytest.param(hidden, argv, needs, id=f"without-{'-'.join(hidden)}: {' '.join(argv)}")
@@ -73,6 +73,8 @@ def _hides(entry: str, modules: set[str]) -> bool:
     base = entry.lower()
     for m in modules:
         if base in (m, f"{m}.py") or (base.startswith(f"{m}-") and base.endswith(".dist-info")):
+            return True
+        if base.startswith(f"{m}.") and base.endswith(".so"):  # an extension module (pyspiel)
             return True
     return False
 
@@ -149,3 +151,31 @@ def test_command_with_extras_missing(
         assert done.returncode == 0, both
         if argv[0] == "simulate" and "fast" in hidden:
             assert '"path": "engine"' in done.stdout and "fast core not installed" in done.stdout
+
+
+ADAPTERS = ["coloretto.envs.pettingzoo", "coloretto.envs.gymnasium", "coloretto.envs.openspiel"]
+
+
+@pytest.mark.parametrize("module", ADAPTERS)
+def test_environment_adapters_without_the_rl_extra(
+    module: str, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The encoding needs only NumPy; each adapter names the missing extra in one line."""
+    site = farm(("rl",), tmp_path_factory)
+    code = (
+        "import coloretto.envs.encoding as e\n"
+        "from coloretto._optional import MissingExtra\n"
+        "print(e.OBSERVATION_SIZE)\n"
+        "try:\n"
+        f"    import {module}\n"
+        "except MissingExtra as exc:\n"
+        "    print(exc)\n"
+    )
+    env = {"PYTHONPATH": f"{site}{os.pathsep}{REPO / 'src'}", "PATH": os.environ.get("PATH", "")}
+    done = subprocess.run([sys.executable, "-S", "-c", code], cwd=str(tmp_path), env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    size, message = done.stdout.strip().splitlines()
+    assert size == "185"
+    assert " needs the rl extra (" in message and "not installed" in message, message
+    assert message.endswith("pip install 'coloretto[rl]'"), message

@@ -105,11 +105,16 @@ class Bystander:
                 await asyncio.sleep(1)
                 continue
             made = r.json()
-            await self.play(made, stop)
+            try:
+                await self.play(made, stop)
+            except (websockets.ConnectionClosed, OSError) as exc:
+                kind = f"disconnected ({type(exc).__name__})"
+                self.errors[kind] = self.errors.get(kind, 0) + 1
 
     async def play(self, made: dict[str, Any], stop: asyncio.Event) -> None:
         url = f"{self.ws_base}/ws/tables/{made['table']['id']}"
-        async with websockets.connect(url, max_size=2**22, open_timeout=60, ping_interval=None) as ws:
+        async with websockets.connect(url, max_size=2**22, open_timeout=60, ping_interval=None,
+                                      close_timeout=5) as ws:
             await ws.send(json.dumps({"type": "hello", "token": made["token"]}))
             sent_at: float | None = None
             turns = 0

@@ -123,3 +123,19 @@ def test_a_served_game_of_computers_runs_in_the_worker_processes(tmp_path: Any) 
         while c.get(f"/api/tables/{tid}").json()["status"] != "finished":
             assert time.monotonic() < deadline
             time.sleep(0.2)
+
+
+def test_simultaneous_creations_cannot_pass_the_quota(tmp_path: Any) -> None:
+    with Backend("sqlite", f"sqlite:///{tmp_path / 'q.db'}").client(max_computer_tables=2, computer_delay=5) as c:
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+
+        async def many() -> list[Any]:
+            return await asyncio.gather(*(
+                hub.create_table(name=None, seats=seats("computer", "computer"), seat=None, rules={}, preset=None,
+                                 hints=False, rated=True, title="", address="10.0.0.7")
+                for _ in range(6)), return_exceptions=True)
+
+        assert c.portal is not None
+        results = c.portal.call(many)
+        assert sum(not isinstance(r, Exception) for r in results) == 2, results
+        assert hub.creating == {}

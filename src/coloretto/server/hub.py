@@ -58,6 +58,8 @@ class Hub:
         creators: the address that created each table (tables created by this process).
         finished: finished games' records and replays, built once (``finished.FinishedCache``).
         quiet_since: when this process first saw an open table without any person's seat.
+        creating: per address, the tables being created right now (True: with a person's
+            seat), counted by the quotas.
     """
 
     def __init__(self, settings: Settings, *, store: TableStore, bus: Bus, runner: AgentRunner, clock: Clock) -> None:
@@ -72,6 +74,7 @@ class Hub:
         self.creators: dict[str, str] = {}
         self.finished = FinishedCache()
         self.quiet_since: dict[str, float] = {}
+        self.creating: dict[str, list[bool]] = {}
         self._sweeper: asyncio.Task[None] | None = None
 
     # ----- life cycle ----------------------------------------------------------------------
@@ -168,6 +171,20 @@ class Hub:
         """
         rated = rated and has_person(seats)
         check_create(self, address, seats)
+        pending = self.creating.setdefault(address, []) if address is not None else []
+        pending.append(has_person(seats))
+        try:
+            return await self._create_table(name=name, seats=seats, seat=seat, rules=rules, preset=preset,
+                                            hints=hints, rated=rated, title=title, address=address)
+        finally:
+            pending.remove(has_person(seats))
+            if address is not None and not pending:
+                self.creating.pop(address, None)
+
+    async def _create_table(
+        self, *, name: str | None, seats: list[dict[str, Any]], seat: int | None, rules: dict[str, Any],
+        preset: str | None, hints: bool, rated: bool, title: str, address: str | None,
+    ) -> tuple[LiveTable, int | None, str | None]:
         made = new_table(name=name, seats=seats, seat=seat, rules=rules, preset=preset, hints=hints,
                          rated=rated, title=title)
         await self.store.create_table(made.data)

@@ -65,20 +65,6 @@ def decide(
     return agent.act(observation, legal)
 
 
-def _warm_worker() -> None:  # pragma: no cover - runs in the worker processes
-    """Load the fast core in a new worker process, so its first search does not pay for it."""
-    from .._optional import optional
-
-    if optional("numba", "fast") is None:
-        return
-    try:
-        from ..fastcore import warmup
-
-        warmup()
-    except Exception as exc:  # noqa: BLE001 - search players fall back on engine rollouts
-        logging.getLogger("coloretto.server").warning("worker: fast core unavailable (%s)", exc)
-
-
 @dataclass
 class _Job:
     call: Callable[[], Any]
@@ -139,7 +125,8 @@ class ProcessRunner:
         decision_seconds: the budget of one job once it runs; a job still running then is
             given up (``TimeoutError``; the worker finishes it and is then free again).
         executor: the pool to run jobs on (default a ``ProcessPoolExecutor`` of ``workers``
-            processes started with ``spawn``, each loading the fast core first).
+            processes started with ``spawn``; a worker loads the fast core when its first
+            search player needs it).
 
     A job's address is its owner's ``address``, or ``table:ID`` when there is none.
     """
@@ -154,7 +141,7 @@ class ProcessRunner:
         self.workers = workers
         self.decision_seconds = decision_seconds
         self._executor = executor or ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_worker
+            workers, mp_context=multiprocessing.get_context("spawn")
         )
         self._queue = FairScheduler()
         self._running = 0
@@ -190,8 +177,7 @@ class ProcessRunner:
             asyncio.get_running_loop().create_task(self._execute(job))
 
     async def _start_workers(self) -> None:
-        """Start every worker (each loads the fast core first), so that no job's budget
-        pays for a worker's start."""
+        """Start every worker, so that no job's budget pays for a worker's start."""
         loop = asyncio.get_running_loop()
         await asyncio.gather(
             *(loop.run_in_executor(self._executor, os.getpid) for _ in range(self.workers))

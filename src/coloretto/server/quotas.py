@@ -5,7 +5,8 @@ lobby or keep the computer players busy for everyone:
 * at most ``Settings.max_computer_tables`` unfinished tables without a human seat (computer
   players only: they play on with nobody watching).
 
-Counted over the tables this server process created and still holds (``Hub.creators``).
+Counted over the tables this server process created and still holds (``Hub.creators``) and
+those it is creating right now (``Hub.creating``), so simultaneous requests cannot slip past.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ def check_create(hub: Hub, address: str | None, seats: Sequence[Any]) -> None:
         return
     mine = [t for tid, t in hub.tables.items() if hub.creators.get(tid) == address]
     settings = hub.settings
-    waiting = sum(1 for t in mine if t.status == "open")
+    being_made = hub.creating.get(address, [])
+    waiting = sum(1 for t in mine if t.status == "open") + sum(being_made)
     if has_person(seats) and waiting >= settings.max_open_tables:
         raise Problem(
             ErrorCode.RATE_LIMITED,

@@ -51,6 +51,7 @@ def check_create(hub: Hub, address: str | None, seats: Sequence[Any]) -> None:
             if t.status != "finished"
             and not any(s.kind == "human" or s.handed_over for s in t.data.seats)
         )
+        unattended += sum(1 for person in being_made if not person)
         if unattended >= settings.max_computer_tables:
             raise Problem(
                 ErrorCode.RATE_LIMITED,

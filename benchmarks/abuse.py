@@ -227,9 +227,7 @@ def ws_frame(text: str) -> bytes:
     return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
 
 
-async def attack_slow(client: httpx.AsyncClient, base: str, port: int, count: int, seconds: float) -> dict[str, Any]:
-    r = await client.post(base + "/api/tables", json={"name": "Watch", "seats": [{"kind": "human"}, {"kind": "human"}]})
-    tid = r.json()["table"]["id"]
+async def attack_slow(base: str, port: int, tid: str, count: int, seconds: float) -> dict[str, Any]:
     socks: list[socket.socket] = []
     for _ in range(count):
         s = socket.create_connection(("127.0.0.1", port))
@@ -237,7 +235,7 @@ async def attack_slow(client: httpx.AsyncClient, base: str, port: int, count: in
         socks.append(s)
     idle = [ws_handshake(port, f"/ws/tables/{tid}") for _ in range(count)]
     readers = []
-    for _ in range(8):  # watch the table and ask for full states, never reading
+    for _ in range(8):  # watch a table and ask for full states, never reading
         s = ws_handshake(port, f"/ws/tables/{tid}")
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         s.sendall(ws_frame('{"type":"hello"}'))
@@ -302,13 +300,15 @@ async def main_async(args: argparse.Namespace, bases: list[str], pids: list[int]
                            "hint_ms": {"n": len(hints), "p50": pct(hints, 50), "p90": pct(hints, 90)},
                            "health_max_ms": pct(health, 100), "memory_mb": rss_mb(pids)})
 
+        match = await finished_match(client, base)  # played out first: the attack's tables would delay it
+        watched = (await client.post(base + "/api/tables", json={
+            "name": "Watch", "seats": [{"kind": "human"}, {"kind": "human"}]})).json()["table"]["id"]
         await asyncio.sleep(args.warmup)
         await phase("baseline")
         await phase("computers", attack_computers(client, base, args.computer_tables))
-        match = await finished_match(client, base)
         await phase("replays", attack_replays(client, base, match, args.replays))
         await phase("lobby", attack_lobby(client, base, args.spam, args.seconds))
-        await phase("slow", attack_slow(client, base, port, args.slow, args.seconds))
+        await phase("slow", attack_slow(base, port, watched, args.slow, args.seconds))
         stop_all.set()
         await asyncio.gather(*tasks, return_exceptions=True)
     return {"phases": phases, "bystander_errors": by.errors}

@@ -29,7 +29,7 @@ TWO = [{"kind": "human"}, {"kind": "human"}]
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with Backend("memory").client(max_ws_per_ip=2) as c:
+    with Backend("memory").client(max_ws_per_ip=2, sync_rate=1) as c:
         yield c
 
 

@@ -48,6 +48,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--forwarded-allow-ips", default="",
                    help="comma-separated addresses of reverse proxies whose X-Forwarded-For header is trusted "
                         "(default: none, the header is ignored)")
+    p.add_argument("--sync-rate", type=float, default=1.0,
+                   help="sync messages per second per WebSocket connection (bursts of five times as many)")
     p.add_argument("--max-connections", type=int, default=2000,
                    help="open connections (HTTP and WebSocket) the process serves at once; more get HTTP 503")
     p.add_argument("--agent-processes", type=int, default=2,
@@ -85,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     for flag in ("computer_delay", "handover_after"):
         if getattr(args, flag) < 0:
             raise UsageError(f"--{flag.replace('_', '-')} cannot be negative")
-    for flag in ("ip_rate", "ip_burst", "ws_rate", "ws_burst"):
+    for flag in ("ip_rate", "ip_burst", "ws_rate", "ws_burst", "sync_rate"):
         if getattr(args, flag) <= 0:
             raise UsageError(f"--{flag.replace('_', '-')} must be positive")
     for flag in ("max_ws_per_ip", "max_connections", "agent_processes", "max_computer_tables", "max_open_tables", "max_tables_in_memory"):
@@ -100,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
             handover_after=args.handover_after, ip_rate=args.ip_rate, ip_burst=args.ip_burst, ws_rate=args.ws_rate,
             ws_burst=args.ws_burst, max_ws_per_ip=args.max_ws_per_ip, agent_processes=args.agent_processes,
             decision_seconds=args.decision_seconds, max_computer_tables=args.max_computer_tables,
-            max_open_tables=args.max_open_tables, open_table_expiry=args.open_table_expiry,
+            max_open_tables=args.max_open_tables, sync_rate=args.sync_rate, open_table_expiry=args.open_table_expiry,
             abandoned_after=args.abandoned_after, max_tables_in_memory=args.max_tables_in_memory,
             **({"process_id": args.process_id} if args.process_id else {}),
         )

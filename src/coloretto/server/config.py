@@ -48,6 +48,7 @@ class Settings:
             (then the seat's failure policy plays, or the hint is refused).
         max_computer_tables: unfinished tables without a human seat one address may have.
         max_open_tables: tables waiting for players one address may have.
+        sync_rate: ``sync`` messages per second per connection (bursts of five times as many).
         open_table_expiry: seconds a table waiting for players may go without a person
             connected before it expires (``expiry``).
         abandoned_after: seconds a game in progress may go without a person connected
@@ -72,6 +73,7 @@ class Settings:
     decision_seconds: float = 10.0
     max_computer_tables: int = 2
     max_open_tables: int = 20
+    sync_rate: float = 1.0
     open_table_expiry: float = 1800.0
     abandoned_after: float = 600.0
     max_tables_in_memory: int = 2000

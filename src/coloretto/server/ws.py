@@ -254,7 +254,8 @@ class TableSockets:
         if t is None:
             await _refuse(ws, Problem(ErrorCode.NOT_FOUND, f"no table {table_id!r}"), 4404)
             return
-        session = Session(self.hub, self.settings, t, Conn(ip))
+        session = Session(self.hub, self.settings, t, Conn(ip),
+                          TokenBucket(self.settings.sync_rate, 5 * self.settings.sync_rate))
         writer = asyncio.create_task(_writer(ws, session.conn))
         drops: set[asyncio.Task[None]] = set()
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pytest
 
-from coloretto.cli.main import build_parser
+from coloretto.cli.main import SUBCOMMANDS, build_parser
 
 TESTS = Path(__file__).resolve().parent
 
@@ -61,6 +61,12 @@ def option_tree() -> list[tuple[tuple[str, ...], str]]:
 
 def command_paths() -> list[tuple[str, ...]]:
     return sorted({p for p, _ in option_tree() if p})
+
+
+def test_the_walk_sees_every_subcommand() -> None:
+    """Every subcommand module is in the parser (an import error is an error, not a
+    smaller tree), so the checks below cover all of them."""
+    assert {p[0] for p in command_paths()} == set(SUBCOMMANDS)
 
 
 # ----- reading the tests ----------------------------------------------------------------------

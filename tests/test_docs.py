@@ -27,6 +27,7 @@ Every fenced block names its language, and is checked by it:
       3. Scaling, so that every example runs in seconds: ``--games N`` becomes at most 8
          (``train value``: 16, its least);
          a time ``--budget`` becomes 20 iterations; ``--seconds S`` at most 0.2;
+         ``train policy`` trains at most 0.02 minutes, one update of 16 games x 4 decisions;
          ``analyze`` without ``--budget`` gets ``--budget 20``.
       4. The line is parsed by the real parser (``build_parser``): an unknown option or a
          bad value fails the test.
@@ -88,6 +89,8 @@ MAX_GAMES = 8
 TRAIN_GAMES = 16
 SCALED_BUDGET = "20"
 MAX_SECONDS = 0.2
+TRAIN_MINUTES = 0.02
+TRAIN_POLICY_SIZES = (("--envs", "16"), ("--horizon", "4"), ("--max-updates", "1"))
 WRITES = ("json", "csv", "plot", "records", "engine_log", "save", "save_records")
 
 
@@ -249,10 +252,16 @@ def scaled(argv: list[str]) -> list[str]:
             out[i] = SCALED_BUDGET
         elif prev == "--seconds":
             out[i] = str(min(float(w), MAX_SECONDS))
+        elif prev == "--minutes" and out[:2] == ["train", "policy"]:
+            out[i] = str(min(float(w), TRAIN_MINUTES))
         elif w.startswith("cmd:"):
             out[i] = w.replace("my_bot.py", "examples/random_engine.py")
     if out and out[0] == "analyze" and "--budget" not in out:
         out += ["--budget", SCALED_BUDGET]
+    if out[:2] == ["train", "policy"]:
+        for option, value in TRAIN_POLICY_SIZES:
+            if option not in out:
+                out += [option, value]
     return out
 
 

@@ -29,6 +29,9 @@ EXTRAS: Final[dict[str, tuple[str, ...]]] = {
         "websockets",
         "httpx",
         "openskill",
+        "argon2",
+        "itsdangerous",
+        "confusables",
     ),
     "arena": ("choix", "matplotlib"),
     "ray": ("ray",),
@@ -39,9 +42,10 @@ EXTRAS: Final[dict[str, tuple[str, ...]]] = {
 """Extra name -> the top-level modules it provides (as listed in ``pyproject.toml``, or in
 ``DISTRIBUTIONS`` when the module's name is not its distribution's)."""
 
-DISTRIBUTIONS: Final[dict[str, str]] = {"pyspiel": "open_spiel"}
+DISTRIBUTIONS: Final[dict[str, str]] = {"pyspiel": "open_spiel", "argon2": "argon2-cffi"}
 """Top-level module -> the distribution of ``pyproject.toml`` that installs it, where the
-names differ (OpenSpiel's distribution ``open_spiel`` installs the module ``pyspiel``)."""
+names differ (OpenSpiel's distribution ``open_spiel`` installs the module ``pyspiel``,
+``argon2-cffi`` the module ``argon2``)."""
 
 
 class MissingExtra(ConfigurationError):

@@ -7,7 +7,13 @@ import statistics
 import pytest
 
 from coloretto.agents import Budget
-from coloretto.agents.advisor import Advice, advise, is_mistake, same_position_groups
+from coloretto.agents.advisor import (
+    Advice,
+    advise,
+    is_mistake,
+    same_position_groups,
+    strongest_evaluator,
+)
 from coloretto.agents.heuristic import heuristic_code
 from coloretto.agents.intervals import margin_interval, win_interval
 from coloretto.engine import GameState, Rules, new_game, observe
@@ -26,10 +32,17 @@ def _position(players: int, steps: int, seed: int):  # type: ignore[no-untyped-d
 def test_every_legal_action_once_with_probabilities(players: int, steps: int) -> None:
     st = _position(players, steps, 3)
     legal = st.legal_actions()
-    advice = advise(observe(st, st.to_move), legal, Budget(iterations=12 * len(legal)), seed=1)
+    advice = advise(
+        observe(st, st.to_move),
+        legal,
+        Budget(iterations=12 * len(legal)),
+        seed=1,
+        evaluator="mcts",
+    )
     assert sorted(a.action for a in advice) == sorted(legal)
-    # Actions leading to the same position are evaluated once: the budget is shared among
-    # the groups, so each group gets at least the 12 samples an action would get alone.
+    # The reference search evaluates actions leading to the same position once: the budget
+    # is shared among the groups, so each group gets at least the 12 samples an action would
+    # get alone.
     groups = {frozenset((a.action, *a.equivalent)) for a in advice}
     per_group = {g: next(a.samples for a in advice if a.action in g) for g in groups}
     assert sum(per_group.values()) == 12 * len(legal)
@@ -47,8 +60,10 @@ def test_every_legal_action_once_with_probabilities(players: int, steps: int) ->
             "margin",
             "margin_ci95",
             "samples",
+            "evaluator",
             "equivalent",
         }
+        assert a.evaluator == "mcts"
     keys = [(a.win_prob, a.margin) for a in advice]
     assert keys == sorted(keys, reverse=True)
 
@@ -110,6 +125,7 @@ def test_placing_into_equal_empty_rows_is_one_evaluation() -> None:
         assert len(a.equivalent) == 3
         assert not is_mistake(advice[0], a)
     assert same_position_groups(st, legal) == [legal]
+    assert {a.evaluator for a in advice} == {strongest_evaluator()} == {"ismcts-value"}
 
 
 def test_rows_equal_in_cards_are_one_group_but_not_across_capacities() -> None:

@@ -54,7 +54,7 @@ def test_complete_games_through_the_protocol(tmp_path: Path, players: int, seat:
     try:
         game = play_with(engine, seat, players)
         assert game.state.is_over()
-        engine.result(game.state.totals(), game.state.winners())
+        engine.game_over(game.state.totals(), game.state.winners())
         assert engine.engine_name == "mini"
         # a second game on the same process: a new hello
         pid = engine._proc.pid  # type: ignore[union-attr]
@@ -214,6 +214,6 @@ def test_example_engine_plays_legal_complete_games(players: int) -> None:
         for seed in (1, 2):
             game = play_with(engine, seat=players - 1, players=players, seed=seed)
             assert game.state.is_over()
-            engine.result(game.state.totals(), game.state.winners())
+            engine.game_over(game.state.totals(), game.state.winners())
     finally:
         engine.close()

@@ -78,3 +78,44 @@ def test_agent_is_deterministic() -> None:
         play_out(game, [HeuristicAgent(seed=s) for s in range(4)])
         results.append(game.to_record())
     assert results[0] == results[1]
+
+
+def test_the_expected_intake_follows_the_unseen_cards() -> None:
+    """``expected_intake``: the cards a seat may still take (open rows and the draw pile
+    above its last 15 cards, over the seats), in proportion to the unseen composition."""
+    from coloretto.agents.features import unseen_counts
+    from coloretto.agents.heuristic import expected_intake
+
+    st = new_game(Rules(players=4), 3)
+    assert expected_intake(st, 0.0) == []
+    intake = expected_intake(st, 1.0)
+    assert len(intake) == round((st.cards_left() - 15) / 4)
+    unseen = unseen_counts(st)
+    for code in set(intake):
+        assert unseen[code] > 0
+        # largest remainders: each kind within one card of its exact share
+        assert abs(intake.count(code) - len(intake) * unseen[code] / sum(unseen)) < 1
+    assert len(expected_intake(st, 2.0)) == round(2 * (st.cards_left() - 15) / 4)
+
+
+def test_the_violet_table_counts_the_cards_still_to_come() -> None:
+    """Under the violet table (values peak at 3 cards of a colour) a row is judged against the
+    collection plus the cards still to come, so the heuristic's values differ from the
+    brown table's way of judging the same position."""
+    from dataclasses import replace
+
+    from coloretto.agents.heuristic import VIOLET_PARAMS, params_for
+
+    st = new_game(Rules(players=4, table="violet"), 5)
+    assert params_for(st) is VIOLET_PARAMS and VIOLET_PARAMS.future_share > 0
+    differ = 0
+    for _ in range(40):
+        codes = st.legal_codes()
+        if len(codes) > 1:
+            with_future = heuristic_scores(st, st.to_move, codes)
+            plain = replace(VIOLET_PARAMS, future_share=0.0)
+            without = heuristic_scores(st, st.to_move, codes, plain)
+            assert set(with_future) == set(without) == set(codes)
+            differ += with_future != without
+        st.apply_code(heuristic_code(st, st.to_move, codes))
+    assert differ > 0

@@ -10,7 +10,8 @@ import pytest
 pytest.importorskip("numba")
 
 from coloretto.agents import Budget, make_agent
-from coloretto.agents.ismcts import ISMCTSAgent, compiled_advice
+from coloretto.agents.advisor import advise
+from coloretto.agents.ismcts import ISMCTSAgent
 from coloretto.agents.mcts import (
     V1_PARAMS,
     MCTSAgent,
@@ -237,19 +238,31 @@ def test_round_robin_root_gives_every_action_the_same_samples() -> None:
     assert res.codes[best] == A.TAKE0  # the clearly best action, with equal samples
 
 
-def test_compiled_advice_ranks_every_action_with_equal_samples() -> None:
+def test_the_advisor_on_the_compiled_search_ranks_every_action_with_equal_samples() -> None:
+    """``advise`` with the compiled evaluators: equal samples per action (round-robin), the
+    clearly best action first, reproducible, the sureness in the text and the JSON."""
     st = _crafted_take()
     obs = observe(st, 0)
     legal = st.legal_actions()
-    advice = compiled_advice(obs, legal, Budget(iterations=600), seed=4)
-    assert sorted(a.action.code for a in advice) == st.legal_codes()
-    assert advice[0].action.code == A.TAKE0
-    assert {a.samples for a in advice} == {200}
-    assert all(0 < a.stderr < 0.1 for a in advice if 0 < a.win_prob < 1)
-    assert advice == compiled_advice(obs, legal, Budget(iterations=600), seed=4)
+    for name in ("ismcts", "ismcts-value"):
+        advice = advise(obs, legal, Budget(iterations=600), seed=4, evaluator=name)
+        assert sorted(a.action.code for a in advice) == st.legal_codes()
+        assert advice[0].action.code == A.TAKE0
+        assert {a.samples for a in advice} == {200}
+        assert {a.evaluator for a in advice} == {name}
+        assert all(0 < a.stderr < 0.1 for a in advice if 0 < a.win_prob < 1)
+        assert all(a.margin_sd is not None and a.margin_interval is not None for a in advice)
+        assert advice == advise(obs, legal, Budget(iterations=600), seed=4, evaluator=name)
+        assert "200 samples" in advice[0].sureness()
+        assert advice[0].to_json()["evaluator"] == name
     with pytest.raises(ValueError, match="not to move"):
-        compiled_advice(observe(st, 1), legal)
+        advise(observe(st, 1), legal, evaluator="ismcts")
     chooser = new_game(Rules(players=3, starting_cards="choose"), 2)
-    got = compiled_advice(observe(chooser, chooser.to_move), chooser.legal_actions(),
-                          Budget(iterations=30))
+    got = advise(
+        observe(chooser, chooser.to_move),
+        chooser.legal_actions(),
+        Budget(iterations=30),
+        evaluator="ismcts-value",
+    )
     assert len(got) == len(chooser.legal_actions())
+    assert {a.evaluator for a in got} == {"mcts"}  # starting colours: the reference search

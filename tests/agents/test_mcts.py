@@ -119,3 +119,38 @@ def test_engine_rollouts_finish_the_game(policy: str) -> None:
 def test_unknown_rollout_policy() -> None:
     with pytest.raises(ValueError, match="rollout policy"):
         engine_rollout("clever")
+
+
+def test_the_search_is_made_of_named_parts() -> None:
+    """One iteration by hand: ``descend`` (``select`` + ``expand``) adds one node,
+    ``evaluate`` plays to the end, ``backup`` counts the visit along the path; and
+    ``search`` is those parts repeated (same rng: same statistics)."""
+    from coloretto.agents.mcts import _Node, _Tree, backup, descend, evaluate, expand, select
+
+    state = new_game(Rules(players=3), 6)
+    seat, codes = state.to_move, state.legal_codes()
+    params = SearchParams(engine_only=True, policy="greedy")
+    tree = _Tree(_Node(seat, codes), params, [0.0] * len(codes))
+    assert select(tree, tree.root, state, None) == 0  # nothing visited: the first best
+    s = state.copy()
+    path = descend(tree, s, None)
+    assert [node for node, _ in path] == [tree.root] and len(tree.root.kids) == 1
+    totals = evaluate(s, engine_rollout("greedy"), Rng(2))
+    assert s.is_over() and totals == s.totals()
+    backup(tree, path, totals)
+    assert tree.root.total == 1 and sum(tree.root.n) == 1 and tree.root.n[path[0][1]] == 1
+    after = state.copy()
+    after.apply_code(codes[path[0][1]])
+    assert expand(tree.root, codes[path[0][1]], after) is not None  # already there: no new node
+
+    res = search(lambda rng: state.copy(), seat, Rng(3), 40, None, params)
+    again = search(lambda rng: state.copy(), seat, Rng(3), 40, None, params)
+    assert res.iterations == 40 and sum(res.visits) == 40 and res.visits == again.visits
+
+
+def test_the_docstrings_state_the_real_defaults() -> None:
+    from coloretto.agents import mcts
+
+    assert mcts.DEFAULT_SECONDS == 0.5 and SearchParams().policy == "hybrid"
+    for doc in (mcts.__doc__, mcts.search.__doc__):
+        assert doc is not None and "0.5 s" in doc and "hybrid" in doc

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from coloretto.agents import Budget, make_agent
-from coloretto.agents.registry import DIFFICULTIES, PEOPLE_OPPONENTS
+from coloretto.agents.registry import DIFFICULTIES, PEOPLE_OPPONENTS, split_spec
 from coloretto.engine.errors import ConfigurationError
 
 
@@ -23,10 +23,27 @@ def test_an_explicit_budget_overrides_the_level() -> None:
     assert agent.budget == Budget(iterations=50)
 
 
-def test_hard_thinks_less_than_expert() -> None:
-    hard = DIFFICULTIES["hard"][1].seconds
-    expert = DIFFICULTIES["expert"][1].seconds
-    assert hard is not None and expert is not None and hard < expert <= 2.0
+def test_levels_search_more_as_they_go_up() -> None:
+    """``hard`` and ``expert`` run the compiled search with iteration budgets (the same
+    strength on any machine), ``expert`` with the learned value and more iterations."""
+    hard, expert = make_agent("hard"), make_agent("expert")
+    assert (hard.name, expert.name) == ("ismcts", "ismcts-value")
+    assert hard.budget.seconds is None and expert.budget.seconds is None
+    assert hard.budget.iterations is not None and expert.budget.iterations is not None
+    assert hard.budget.iterations < expert.budget.iterations
+
+
+def test_a_spec_may_carry_its_own_budget() -> None:
+    """``NAME@BUDGET`` wins over the budget given (one tournament, one budget per entry)."""
+    agent = make_agent("mcts-v1@0.5s", seed=2, budget=Budget(iterations=50))
+    assert agent.name == "mcts-v1" and agent.budget == Budget(seconds=0.5)
+    assert make_agent("expert@1000").budget == Budget(iterations=1000)
+    assert make_agent("ismcts@250it").budget == Budget(iterations=250)
+    assert split_spec("cmd:python3 bot.py --x@y") == ("cmd:python3 bot.py --x@y", None)
+    with pytest.raises(ConfigurationError, match="budget"):
+        make_agent("ismcts@fast")
+    with pytest.raises(ConfigurationError, match="unknown agent"):
+        make_agent("nobody@100")
 
 
 def test_oracle_is_not_offered_to_people_and_unknown_names_are_refused() -> None:

@@ -12,6 +12,7 @@ from coloretto.arena.driver import start_game
 from coloretto.arena.failures import (
     DEFAULT_FAILURE_POLICY,
     SeatPlayer,
+    arena_policy,
     failure_info,
     fallback_factory,
     parse_failure_policy,
@@ -57,7 +58,7 @@ def _players(policy: str, failing: _Breaks, seen: list[dict[str, Any]]) -> list[
         seen.append(failure_info(exc, seat, policy, game=0))
 
     agents: list[Agent] = [make_agent("random", 1), failing, make_agent("greedy", 2)]
-    return [SeatPlayer(a, fallback_factory(policy, 9, None), note) for a in agents]
+    return [SeatPlayer(a, arena_policy(policy), note, 9) for a in agents]
 
 
 def test_forfeit_stops_the_game_at_the_failure() -> None:

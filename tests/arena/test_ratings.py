@@ -1,4 +1,4 @@
-"""Bradley-Terry ratings of a tournament: the fit, its agreement with the results, its
+"""Luce-choice ratings of a tournament: the fit, its agreement with the win shares, its
 independence of the order of games, the bootstrap over deals, and bad input."""
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ from hypothesis import strategies as st
 
 from coloretto.arena.ratings import (
     ELO_PER_NAT,
-    VIRTUAL_TIES,
+    VIRTUAL_GAMES,
     Rating,
     p_ahead,
-    pairwise_counts,
+    p_win,
     rate_games,
+    winner_shares,
 )
 from coloretto.arena.tournament import TournamentConfig, run_tournament
 from coloretto.engine.rules import preset
@@ -36,68 +37,120 @@ def rotated(
     return deal, who, [ranks_by_entry[e] for e in who]
 
 
-def test_pairwise_counts_of_one_game() -> None:
-    # seats hold players 2, 0, 3, 1 with competition ranks 1, 2, 2, 4
-    m = pairwise_counts(4, [2, 0, 3, 1], [1, 2, 2, 4])
-    expected = np.zeros((4, 4))
-    expected[2, [0, 3, 1]] = 1.0  # the winner beats everyone
-    expected[0, 3] = expected[3, 0] = 0.5  # the tie is half a win each way
-    expected[0, 1] = expected[3, 1] = 1.0
-    assert (m == expected).all()
-    assert m.sum() == 6  # one comparison per pair of seats
+def test_winner_shares_of_one_game() -> None:
+    # seats hold players 2, 0, 3, 1 with competition ranks 2, 1, 1, 4: 0 and 3 share the win
+    assert winner_shares(4, [2, 0, 3, 1], [2, 1, 1, 4]).tolist() == [0.5, 0.0, 0.0, 0.5]
+    assert winner_shares(5, [4, 1], [1, 2]).tolist() == [0.0, 0.0, 0.0, 0.0, 1.0]
 
 
 def test_two_players_match_the_closed_form() -> None:
-    """With two entries the maximum-likelihood odds are the ratio of wins (here with the
-    virtual tie): 7 wins, 2 losses and 1 tie."""
+    """With two entries the maximum-likelihood odds are the ratio of wins (with the virtual
+    game's half win each): 7 wins, 2 losses and 1 tie."""
     outcomes = [(1, 2)] * 7 + [(2, 1)] * 2 + [(1, 1)]
     games = [(k, [0, 1], list(r)) for k, r in enumerate(outcomes)]
     a, b = rate_games(2, games, replicates=50)
-    wins, losses = 7 + 0.5 + VIRTUAL_TIES / 2, 2 + 0.5 + VIRTUAL_TIES / 2
+    wins, losses = 7 + 0.5 + VIRTUAL_GAMES / 2, 2 + 0.5 + VIRTUAL_GAMES / 2
     assert a.elo - b.elo == pytest.approx(ELO_PER_NAT * math.log(wins / losses), abs=1e-4)
     assert a.elo == pytest.approx(-b.elo)
-    assert a.pairwise_share == pytest.approx(7.5 / 10)
+    assert a.win_share == pytest.approx(7.5 / 10) and a.games == 10
+
+
+def _random_tables(seed: int, players: int, count: int) -> list[tuple[int, list[int], list[int]]]:
+    """``count`` games of 2 to ``players`` random players, entry 0 a place better."""
+    rng = random.Random(seed)
+    games = []
+    for g in range(count):
+        who = rng.sample(range(players), rng.randint(2, players))
+        ranks = [rng.randint(1, len(who)) - (p == 0) for p in who]
+        games.append((g, who, ranks))
+    return games
 
 
 def test_the_fit_solves_the_likelihood_equations() -> None:
     """Maximum likelihood: each entry's expected wins under the fitted strengths equal its
-    observed wins (with the virtual ties), here for 5 entries and random tables."""
-    rng = random.Random(4)
-    games = []
-    for g in range(60):
-        who = rng.sample(range(5), rng.randint(2, 5))
-        # entry 0 draws its rank from one place better (ranks are only compared)
-        ranks = [rng.randint(1, len(who)) - (p == 0) for p in who]
-        games.append((g, who, ranks))
+    observed wins (with the virtual game), here for 5 entries at random tables of 2 to 5."""
+    games = _random_tables(4, 5, 60)
     ratings = rate_games(5, games, replicates=10)
-    w = sum(pairwise_counts(5, who, ranks) for _, who, ranks in games)
-    w = w + (VIRTUAL_TIES / 2) * (1 - np.eye(5))
     theta = np.array([r.elo for r in ratings]) / ELO_PER_NAT
-    p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))
-    expected = ((w + w.T) * p * (1 - np.eye(5))).sum(axis=1)
-    assert np.allclose(expected, w.sum(axis=1), atol=1e-5)
+    expected = np.full(5, VIRTUAL_GAMES) * np.exp(theta) / np.exp(theta).sum()
+    observed = np.full(5, VIRTUAL_GAMES / 5)
+    for _, who, ranks in games:
+        e = np.exp(theta[who])
+        expected[who] += e / e.sum()
+        observed += winner_shares(5, who, ranks)
+    assert np.allclose(expected, observed, atol=1e-6)
     assert abs(sum(r.elo for r in ratings)) < 1e-6
     assert max(ratings, key=lambda r: r.elo) is ratings[0]
 
 
-@settings(max_examples=40, deadline=None)
+def test_the_fit_agrees_with_choix_without_ties() -> None:
+    """The twin: without ties, our fit and ``choix``'s maximum-likelihood top-1 fit
+    (iterative Luce spectral ranking) give the same strengths. The prior of ``n`` virtual
+    games is ``n`` real games, one won by each entry, at the full table."""
+    import choix
+
+    rng = random.Random(9)
+    games, data = [], []
+    for g in range(80):
+        who = rng.sample(range(4), rng.randint(2, 4))
+        winner = who[0] if rng.random() < 0.5 else rng.choice(who)
+        ranks = [1 if p == winner else 2 for p in who]
+        games.append((g, who, ranks))
+        data.append((winner, [p for p in who if p != winner]))
+    data += [(p, [q for q in range(4) if q != p]) for p in range(4)]
+    ours = np.array([r.elo for r in rate_games(4, games, replicates=1, virtual_games=4)])
+    theirs = np.asarray(choix.ilsr_top1(4, data, tol=1e-12), dtype=float)
+    assert np.allclose(ours / ELO_PER_NAT, theirs - theirs.mean(), atol=1e-6)
+
+
+@settings(max_examples=60, deadline=None)
 @given(
     n=st.integers(2, 5),
     data=st.data(),
 )
-def test_ratings_are_ordered_as_the_pairwise_shares(n: int, data: st.DataObject) -> None:
-    """Every entry at every table (a tournament): the ratings follow the pairwise shares
-    exactly, equal shares giving equal ratings, whatever the ranks and ties."""
+def test_ratings_are_ordered_as_the_win_shares(n: int, data: st.DataObject) -> None:
+    """Every entry at every table (a tournament): for any result table the ratings follow
+    the win shares exactly, equal shares giving equal ratings, whatever the ranks and ties."""
     games = data.draw(
-        st.lists(st.lists(st.integers(1, n), min_size=n, max_size=n), min_size=1, max_size=30)
+        st.lists(st.lists(st.integers(1, n), min_size=n, max_size=n), min_size=1, max_size=40)
     )
     played = [rotated(k // n, k % n, ranks) for k, ranks in enumerate(games)]
-    ratings = rate_games(n, played, replicates=1)
+    ratings = rate_games(n, played, replicates=20)
+    shares = [0.0] * n
+    for _, who, ranks in played:
+        for p, w in enumerate(winner_shares(n, who, ranks)):
+            shares[p] += w / len(played)
+    for r, share in zip(ratings, shares):
+        assert r.win_share == pytest.approx(share)
     for a, b in itertools.combinations(ratings, 2):
-        if math.isclose(a.pairwise_share, b.pairwise_share, abs_tol=1e-12):
-            assert a.elo == pytest.approx(b.elo, abs=1e-4)
+        if math.isclose(a.win_share, b.win_share, abs_tol=1e-12):
+            assert a.elo == pytest.approx(b.elo, abs=1e-6)
         else:
-            assert (a.elo > b.elo) == (a.pairwise_share > b.pairwise_share)
+            assert (a.elo > b.elo) == (a.win_share > b.win_share)
+
+
+def test_the_best_win_share_gets_the_best_rating() -> None:
+    """A 100-game run (25 deals of 4 rotations) where entry 0 wins 37% of the games and the
+    others 14%, 28% and 21%, the places behind the winner shuffled: entry 0 gets the best
+    rating and the others follow their win shares."""
+    rng = random.Random(5)
+    games = []
+    for g in range(100):
+        first = 0 if g < 37 else 1 + (g - 37) % 3  # wins: 37, 21, 21, 21
+        if g >= 58 + 21:  # the last 21 wins of entries 1..3 go 2, 3, 3 to make them unequal
+            first = 2 if g % 3 else 3
+        others = [e for e in range(4) if e != first]
+        rng.shuffle(others)
+        order = [first] + others
+        ranks_by_entry = [order.index(e) + 1 for e in range(4)]
+        games.append(rotated(g // 4, g % 4, ranks_by_entry))
+    ratings = rate_games(4, games, seed=3, replicates=200)
+    shares = [r.win_share for r in ratings]
+    assert shares[0] == pytest.approx(0.37)
+    assert max(range(4), key=lambda e: ratings[e].elo) == 0
+    assert sorted(range(4), key=lambda e: ratings[e].elo) == sorted(
+        range(4), key=lambda e: shares[e]
+    )
 
 
 def _trap() -> list[tuple[int, list[int], list[int]]]:
@@ -175,7 +228,7 @@ def test_one_deal_has_no_interval() -> None:
     games = [rotated(0, r, [1, 2, 3]) for r in range(3)]
     ratings = rate_games(3, games)
     assert all(r.low is None and r.high is None for r in ratings)
-    assert ratings[0].elo > ratings[1].elo > ratings[2].elo
+    assert ratings[0].elo > ratings[1].elo == ratings[2].elo  # only the winner counts
     assert ratings[0].to_json()["ci95"] is None and ratings[0].format().startswith("+")
 
 
@@ -183,30 +236,36 @@ def test_all_ties_rate_equally() -> None:
     games = [rotated(d, r, [2, 2, 2]) for d in range(3) for r in range(3)]
     ratings = rate_games(3, games)
     for r in ratings:
-        assert r.elo == pytest.approx(0.0, abs=1e-9) and r.pairwise_share == 0.5
+        assert r.elo == pytest.approx(0.0, abs=1e-9) and r.win_share == pytest.approx(1 / 3)
 
 
 def test_an_entry_that_never_loses_gets_a_finite_rating() -> None:
     games = [rotated(d, r, [1, 2, 3]) for d in range(5) for r in range(3)]
     ratings = rate_games(3, games)
     assert all(math.isfinite(r.elo) for r in ratings)
-    assert ratings[0].pairwise_share == 1.0 and ratings[0].elo > 300
+    assert ratings[0].win_share == 1.0 and ratings[0].elo > 300
 
 
 def test_p_ahead_and_json() -> None:
     assert p_ahead(0.0) == 0.5
     assert p_ahead(100.0) == pytest.approx(0.640, abs=5e-4)
     assert p_ahead(-200.0) == pytest.approx(1 - p_ahead(200.0))
-    r = Rating(100.0, 40.0, 160.0, 0.6)
+    assert p_win(0.0, 4) == 0.25 and p_win(0.0, 1) == 1.0
+    assert p_win(ELO_PER_NAT * math.log(3.0), 4) == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="at least 1 player"):
+        p_win(0.0, 0)
+    r = Rating(100.0, 40.0, 160.0, 0.6, 20)
+    assert r.p_win(2) == pytest.approx(r.p_ahead)
     assert r.to_json() == {
         "elo": 100.0,
         "ci95": [40.0, 160.0],
         "p_ahead": p_ahead(100.0),
         "p_ahead_ci95": [p_ahead(40.0), p_ahead(160.0)],
-        "pairwise_share": 0.6,
+        "win_share": 0.6,
+        "games": 20,
     }
     assert r.format() == "+100 [+40, +160]"
-    assert Rating(-0.3, -20.4, 19.6, 0.5).format() == "+0 [-20, +20]"
+    assert Rating(-0.3, -20.4, 19.6, 0.5, 8).format() == "+0 [-20, +20]"
 
 
 @pytest.mark.parametrize(
@@ -223,6 +282,14 @@ def test_p_ahead_and_json() -> None:
 def test_bad_games_are_refused(players, games, message) -> None:
     with pytest.raises(ValueError, match=message):
         rate_games(players, games)
+
+
+def test_bad_settings_are_refused() -> None:
+    games = [(0, [0, 1], [1, 2])]
+    with pytest.raises(ValueError, match="replicates"):
+        rate_games(2, games, replicates=0)
+    with pytest.raises(ValueError, match="virtual_games"):
+        rate_games(2, games, virtual_games=0.0)
 
 
 # ----- real tournaments -------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import pytest
 
 from coloretto.agents import Agent, Budget, make_agent
 from coloretto.arena.driver import play_out, start_game
+from coloretto.arena.failures import arena_policy
 from coloretto.arena.tournament import (
     SeatPlayer,
     TournamentConfig,
@@ -229,7 +230,7 @@ class _Peeker(Agent):
 
 def test_seat_player_forwards_the_true_state_and_times_decisions() -> None:
     peeker = _Peeker()
-    seat_player = SeatPlayer(peeker, None, lambda exc, seat: None)
+    seat_player = SeatPlayer(peeker, arena_policy("forfeit"), lambda exc, seat: None)
     rules = preset("classic", 2)
     game = start_game(rules, 4, ["a", "b"])
     play_out(game, [seat_player, make_agent("random", 1)])

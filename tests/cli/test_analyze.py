@@ -44,6 +44,23 @@ def test_json_review(record_file: Path, capsys: pytest.CaptureFixture[str]) -> N
         losses = [d["win_prob_loss"] for d in s["worst"]]
         assert losses == sorted(losses, reverse=True)
         assert all(d["seat"] == s["seat"] for d in s["worst"])
+    # the strongest installed search made every estimate
+    assert out["evaluator"] == "ismcts-value"
+    assert {d["evaluator"] for d in out["decisions"]} == {"ismcts-value"}
+
+
+def test_the_evaluator_can_be_chosen(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("mcts", "ismcts"):
+        args = ["analyze", str(record_file), "--budget", "8", "--evaluator", name]
+        assert main([*args, "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["evaluator"] == name
+        assert {d["evaluator"] for d in out["decisions"]} == {name}
+    assert main(["analyze", str(record_file), "--budget", "8", "--evaluator", "ismcts"]) == 0
+    assert "evaluator ismcts" in " ".join(capsys.readouterr().out.split())
+    with pytest.raises(SystemExit) as bad:
+        main(["analyze", str(record_file), "--evaluator", "oracle"])
+    assert bad.value.code == 2
 
 
 def test_text_review(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -92,7 +109,8 @@ def four_player_review(four_player_file: Path) -> dict[str, Any]:
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert main(["analyze", str(four_player_file), "--json", "--budget", "60"]) == 0
+        args = ["analyze", str(four_player_file), "--json", "--budget", "60"]
+        assert main([*args, "--evaluator", "mcts"]) == 0
     data: dict[str, Any] = json.loads(out.getvalue())
     return data
 
@@ -100,7 +118,8 @@ def four_player_review(four_player_file: Path) -> dict[str, Any]:
 def test_the_same_record_seed_and_budget_give_the_same_report(
     four_player_file: Path, four_player_review: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["analyze", str(four_player_file), "--json", "--budget", "60"]) == 0
+    args = ["analyze", str(four_player_file), "--json", "--budget", "60"]
+    assert main([*args, "--evaluator", "mcts"]) == 0
     assert json.loads(capsys.readouterr().out) == four_player_review
     assert four_player_review["reproducible"] is True
 
@@ -152,7 +171,8 @@ def test_mistakes_are_exactly_the_losses_outside_the_noise(
 def test_text_shows_samples_intervals_and_numbers_from_1(
     four_player_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["analyze", str(four_player_file), "--budget", "60", "--top", "1"]) == 0
+    args = ["analyze", str(four_player_file), "--budget", "60", "--top", "1"]
+    assert main([*args, "--evaluator", "mcts"]) == 0
     out = capsys.readouterr().out
     flat = " ".join(out.split())
     assert "whole 95% interval for the win chance lies below the best action's" in flat

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from coloretto.agents import make_agent
-from coloretto.arena.driver import play_out, start_game
 from coloretto.cli.main import main
-from coloretto.engine import GameState, Rules, load_game
+from coloretto.engine import GameState, load_game
+
+from .records import record, write
 
 
 def sequences(state: GameState, depth: int) -> int:
@@ -31,20 +31,8 @@ def sequences(state: GameState, depth: int) -> int:
     return total
 
 
-def record(seed: int, cut: int | None, players: int = 4, **rules: Any) -> dict[str, Any]:
-    game = start_game(Rules(players=players, **rules), seed, [f"p{s}" for s in range(players)])
-    play_out(game, [make_agent("random", seed=seed + s) for s in range(players)])
-    rec = game.to_record()
-    if cut is not None:
-        rec["actions"] = rec["actions"][:cut]
-        del rec["result"]
-    return rec
 
 
-def write(tmp_path: Path, data: Any, name: str = "r.json") -> str:
-    path = tmp_path / name
-    path.write_text(data if isinstance(data, str) else json.dumps(data))
-    return str(path)
 
 
 CASES = [

@@ -10,24 +10,17 @@ from typing import Any
 
 import pytest
 
-from coloretto.agents import make_agent
-from coloretto.arena.driver import play_out, start_game
 from coloretto.cli.main import main
-from coloretto.engine import Rules, replay
+from coloretto.engine import replay
+
+from .records import record as finished_record
+from .records import write
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "record-format.md"
 
 
-def finished_record(players: int = 4, seed: int = 1, **rules: Any) -> dict[str, Any]:
-    game = start_game(Rules(players=players, **rules), seed, [f"p{s}" for s in range(players)])
-    play_out(game, [make_agent("random", seed=seed + s) for s in range(players)])
-    return game.to_record()
 
 
-def write(tmp_path: Path, data: Any, name: str = "r.json") -> str:
-    path = tmp_path / name
-    path.write_text(data if isinstance(data, str) else json.dumps(data))
-    return str(path)
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any]:

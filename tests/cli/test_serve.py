@@ -35,3 +35,10 @@ def test_bad_port_is_a_usage_error() -> None:
     res = run_serve("--port", "70000")
     assert res.returncode == 2
     assert "--port" in res.stderr
+
+
+def test_bad_move_clocks_are_a_usage_error() -> None:
+    for bad in ("", "fast", "20,-5", "0", "86400"):
+        res = run_serve("--move-clocks", bad)
+        assert res.returncode == 2, bad
+        assert "--move-clocks" in res.stderr and "Traceback" not in res.stderr, res.stderr

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from coloretto.agents import make_agent
-from coloretto.arena.driver import play_out, start_game
+from coloretto.arena.driver import start_game
 from coloretto.cli.main import main
 from coloretto.engine import Rules, load_game, observe
 from coloretto.engine.actions import Action
@@ -17,21 +16,7 @@ from coloretto.engine.cards import CARD_NAMES, LETTERS
 from coloretto.tui import render
 from coloretto.tui.saving import session_record
 
-
-def record(players: int = 4, seed: int = 1, cut: int | None = None) -> dict[str, Any]:
-    game = start_game(Rules(players=players), seed, [f"p{s}" for s in range(players)])
-    play_out(game, [make_agent("random", seed=seed + s) for s in range(players)])
-    rec = game.to_record()
-    if cut is not None:
-        rec["actions"] = rec["actions"][:cut]
-        del rec["result"]
-    return rec
-
-
-def write(tmp_path: Path, data: Any, name: str = "r.json") -> str:
-    path = tmp_path / name
-    path.write_text(data if isinstance(data, str) else json.dumps(data))
-    return str(path)
+from .records import record, write
 
 
 def test_json_is_the_observation_of_the_seat(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import re
 import sys
@@ -51,7 +52,7 @@ def test_reports_are_written_and_well_formed(
     assert "greedy" in captured.out and "win share" in captured.out
 
     data = json.loads(out_json.read_text())
-    assert data["format"] == "coloretto-tournament/2"
+    assert data["format"] == "coloretto-tournament/3"
     assert data["config"]["games"] == 6 and data["config"]["games_requested"] == 5
     assert data["config"]["deals"] == 2 and data["config"]["agents"] == [
         "greedy",
@@ -64,11 +65,17 @@ def test_reports_are_written_and_well_formed(
         assert set(e0[key]) == {"mean", "ci95", "half_width", "sd", "n"}
         assert e0[key]["n"] == 2
     assert set(e0["seconds_per_decision"]) == {"mean", "p95"}
-    assert "rating" not in e0  # the order-dependent OpenSkill rating is gone
-    assert set(e0["bt_rating"]) == {"elo", "ci95", "p_ahead", "p_ahead_ci95", "pairwise_share"}
-    assert data["agents"][0]["bt_rating"] is None  # aggregates are not rated
+    assert set(e0["rating"]) == {"elo", "ci95", "p_ahead", "p_ahead_ci95", "win_share", "games"}
+    assert data["agents"][0]["rating"] is None  # aggregates are not rated
     assert data["rating_method"]["interval"] == "95% percentile bootstrap over deals"
-    assert abs(sum(e["bt_rating"]["elo"] for e in data["entries"])) < 1e-6
+    assert abs(sum(e["rating"]["elo"] for e in data["entries"])) < 1e-6
+    # the ratings are ordered as the win shares
+    for a, b in itertools.combinations(data["entries"], 2):
+        if a["win_share"]["mean"] != pytest.approx(b["win_share"]["mean"]):
+            assert (a["rating"]["elo"] > b["rating"]["elo"]) == (
+                a["win_share"]["mean"] > b["win_share"]["mean"]
+            )
+        assert a["rating"]["win_share"] == pytest.approx(a["win_share"]["mean"])
     assert data["par_win_share"] == pytest.approx(1 / 3)
 
     with out_csv.open(newline="") as f:
@@ -82,17 +89,17 @@ def test_reports_are_written_and_well_formed(
         ("agent", "random"),
     ]
     assert float(rows[0]["win_share"]) == pytest.approx(e0["win_share"]["mean"])
-    assert rows[4]["entries"] == "1 2" and rows[4]["bt_elo"] == ""
-    bt = e0["bt_rating"]
-    assert float(rows[0]["bt_elo"]) == pytest.approx(bt["elo"])
-    assert [float(rows[0]["bt_elo_low"]), float(rows[0]["bt_elo_high"])] == pytest.approx(
+    assert rows[4]["entries"] == "1 2" and rows[4]["rating_elo"] == ""
+    bt = e0["rating"]
+    assert float(rows[0]["rating_elo"]) == pytest.approx(bt["elo"])
+    assert [float(rows[0]["rating_elo_low"]), float(rows[0]["rating_elo_high"])] == pytest.approx(
         bt["ci95"]
     )
-    assert float(rows[0]["bt_p_ahead"]) == pytest.approx(bt["p_ahead"])
-    assert [float(rows[0]["bt_p_ahead_low"]), float(rows[0]["bt_p_ahead_high"])] == pytest.approx(
-        bt["p_ahead_ci95"]
-    )
-    assert float(rows[0]["pairwise_share"]) == pytest.approx(bt["pairwise_share"])
+    assert float(rows[0]["rating_p_ahead"]) == pytest.approx(bt["p_ahead"])
+    assert [
+        float(rows[0]["rating_p_ahead_low"]),
+        float(rows[0]["rating_p_ahead_high"]),
+    ] == pytest.approx(bt["p_ahead_ci95"])
 
     png = out_png.read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
@@ -258,7 +265,7 @@ def test_table_fits_the_terminal_width(
         if columns == 200:
             assert "left out" not in out
             assert "p95" in out and "rating" in out
-            assert "Bradley-Terry" in " ".join(out.split())
+            assert "Luce choice of the winners" in " ".join(out.split())
             # each entry's rating with its interval, Elo points vs the field mean
             assert len(re.findall(r"[+-]\d+ \[[+-]\d+, [+-]\d+\]", out)) == 3, out
         else:
@@ -305,3 +312,35 @@ def test_an_entry_that_forfeits_every_game_fails_the_check(
     assert "game 1 seat 1 (entry 1 cmd:" in err  # the failures, counted from 1
     data = json.loads(out_json.read_text())  # the reports are still written
     assert data["entries"][0]["forfeits"] == 2 and data["entries"][1]["forfeits"] == 0
+
+
+def test_the_score_table_and_per_entry_budgets(tmp_path: Path) -> None:
+    """``--table violet`` plays under the violet table; ``NAME@BUDGET`` gives one entry its
+    own budget (the others keep ``--budget``)."""
+    out = tmp_path / "violet.json"
+    args = ["--table", "violet", "--json", str(out)]
+    assert _small_tournament(tmp_path, *args) == 0
+    data = json.loads(out.read_text())
+    assert data["config"]["rules"]["table"] == "violet"
+    out2 = tmp_path / "budgets.json"
+    code = main(
+        [
+            "tournament",
+            "--agents",
+            "ismcts@20,ismcts",
+            "--games",
+            "2",
+            "--budget",
+            "40",
+            "--workers",
+            "1",
+            "--quiet",
+            "--json",
+            str(out2),
+        ]
+    )
+    assert code == 0
+    entries = json.loads(out2.read_text())["entries"]
+    assert [e["agent"] for e in entries] == ["ismcts@20", "ismcts"]
+    with pytest.raises(SystemExit):
+        main(["tournament", "--agents", "greedy,random", "--table", "green"])

@@ -324,8 +324,12 @@ def leaks(msg: Any, pile: list[str], seed: int) -> list[str]:
 
 
 def test_full_game_result_record_replay_leaderboard_and_pile_secrecy(client: TestClient) -> None:
-    made = create(client, rules={"edition": "modern"})
+    # a rated game (for the leaderboard): between two accounts
+    assert client.post("/api/accounts", json={"name": "Ann", "password": "Ann's password"}).status_code == 201
+    made = create(client, rules={"edition": "modern"}, rated=True)
     tid = made["table"]["id"]
+    client.cookies.clear()
+    assert client.post("/api/accounts", json={"name": "Bob", "password": "Bob's password"}).status_code == 201
     j = client.post(f"/api/tables/{tid}/join", json={"name": "Bob"}).json()
     hub = client.app.state.hub  # type: ignore[attr-defined]
     pile, seed = secret_pile(client, tid), hub.tables[tid].data.seed
@@ -496,6 +500,11 @@ def test_messages_for_people_count_seats_and_rows_from_one(client: TestClient) -
                         "take": f"take row {a.get('row', 0) + 1}"}[a["action"]]
                 assert o["text"] == want, o
             assert hint["explanation"].startswith(hint["options"][0]["text"] + ": chance to win ")
+            # how sure: the interval and the samples, and the search (the strongest installed)
+            best = hint["options"][0]
+            assert "(95% interval " in hint["explanation"]
+            assert f"{best['samples']} samples ({best['evaluator']})" in hint["explanation"]
+            assert {o["evaluator"] for o in hint["options"]} <= {"ismcts-value", "mcts"}
             version = st["version"]
             ws.send(type="action", action=hint["action"], version=version)
             after = ws.until(lambda m, v=version: m["type"] == "state" and m["version"] > v)
@@ -565,3 +574,17 @@ def test_match_of_computers_log_rounds_games_and_result(client: TestClient) -> N
         {**{k: v for k, v in e.items() if k != "i"}, "card": e.get("card")} for e in entries]
     for bd in result["breakdowns"]:
         assert set(bd["golden_jokers"]) <= set(bd["jokers"])
+
+
+def test_trained_policy_plays_a_computer_seat(client: TestClient) -> None:
+    """The lobby offers the trained policy (``policy``, the shipped ``policy:builtin``) as a
+    computer player, and it plays a whole game at a table."""
+    assert "policy" in client.get("/api/options").json()["agents"]
+    made = create(client, seats=[{"kind": "human"}, {"kind": "computer", "agent": "policy"}])
+    tid = made["table"]["id"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as s0:
+        a = WS(s0, 0)
+        a.hello(made["token"])
+        last = play({0: a})
+    assert last["status"] == "finished"
+    assert client.get(f"/api/tables/{tid}").json()["seats"][1]["agent"] == "policy"

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from coloretto.agents import make_agent
 from coloretto.agents.advisor import Advice
-from coloretto.agents.base import Budget
+from coloretto.agents.base import Agent, Budget
 from coloretto.engine import Rules, load_game, new_game, replay
 from coloretto.engine.actions import Action
 from coloretto.engine.cards import GOLDEN_JOKER
@@ -201,12 +201,12 @@ def test_hints_with_a_stand_in_advisor(tmp_path: Path) -> None:
 
 
 def hint_rows(table: str) -> list[list[str]]:
-    """The rows of the hint table at the start of ``table``: key, action, win chance,
-    margin, samples."""
+    """The rows of the hint table at the start of ``table``: key, action, win chance and
+    margin (each with its interval), samples."""
     rows = []
     for line in table.split("Your choice")[0].splitlines():
         cells = [c.strip() for c in line.strip("│|┃ ").replace("┃", "│").split("│")]
-        if len(cells) == 5 and cells[2].endswith("%"):
+        if len(cells) == 5 and "%" in cells[2]:
             rows.append(cells)
     return rows
 
@@ -247,10 +247,13 @@ def test_hints_with_the_real_advisor(tmp_path: Path) -> None:
             assert action == "draw a card"
         else:
             assert action in (f"take row {key}", f"place it in row {key}")
-        assert 0 <= int(chance.rstrip("%")) <= 100
-        float(margin)
+        value, interval = chance.split("%")
+        low, high = (int(x) for x in interval.strip(" []").split(","))
+        assert 0 <= low <= int(value) <= high <= 100
+        float(margin.split()[0])
         assert int(samples) >= 1
     assert all(action.startswith("place it in row") for _, action, *_ in place_rows)
+    assert "95% intervals; search: ismcts-value" in out  # the strongest installed search
 
 
 def test_match_of_computers_game_scores_add_up(tmp_path: Path) -> None:
@@ -315,15 +318,16 @@ def test_you_start(tmp_path: Path) -> None:
     assert render.subject_verb("Yount", "starts", "start") == "Yount starts"
 
 
-class CheckedAgent:
+class CheckedAgent(Agent):
     """A computer player that, before each decision, checks that the record on disk is the
     game so far (the real agent decides)."""
 
     def __init__(self, inner: Any, check: Any) -> None:
+        super().__init__()
         self.inner, self.check = inner, check
-        self.needs_true_state = False
 
     def reset(self, seat: int, rules: Rules) -> None:
+        super().reset(seat, rules)
         self.inner.reset(seat, rules)
 
     def act(self, observation: Any, legal: Any) -> Any:
@@ -354,7 +358,7 @@ def test_record_on_disk_after_every_action(tmp_path: Path) -> None:
             return super().__call__(prompt)
 
     session, _ = make_session(tmp_path, Rules(players=3), 17, [1], CheckingScript())
-    session.agents = {s: CheckedAgent(a, check) for s, a in session.agents.items()}  # type: ignore[misc]
+    session.agents = {s: CheckedAgent(a, check) for s, a in session.agents.items()}
     holder["session"] = session
     assert session.run() == 0
     assert len(checks) > 50 and any(checks) and not all(checks)

@@ -18,7 +18,8 @@ LANGUAGES = ["en", "nl", "uk", "it", "fr", "de"]
 COLOURS = ["blue", "brown", "gray", "green", "orange", "pink", "yellow"]
 LETTER_KEYS = [f"letter.{c}" for c in COLOURS] + ["letter.joker", "letter.golden_joker", "letter.plus2"]
 PARAM = re.compile(r"\{(\w+)\}")
-USERS = ["score.js", "score.html", "i18n.js", "rules.js", "rules.html", "rulesdata.js"]
+USERS = ["score.js", "score.html", "i18n.js", "rules.js", "rules.html", "rulesdata.js", "clock.js", "chat.js",
+         "table.js", "lobby.js", "gamelog.js", "account.js"]
 """Files whose strings come from the catalogs."""
 DYNAMIC = {
     "colour.": COLOURS,
@@ -26,6 +27,7 @@ DYNAMIC = {
     "card.": ["joker", "golden_joker", "plus2"],
     "settings.table.": ["brown", "violet"],
     "settings.extra.": ["single_three", "triple_three", "triple_minus"],
+    "clock.agent.": ["easy", "medium", "hard"],
 }
 """Keys the code builds from a prefix and a name (e.g. t(`colour.${name}`))."""
 
@@ -118,7 +120,7 @@ def test_pages_use_existing_keys_and_every_key_is_used() -> None:
         for literal in re.findall(r"[\"'`]([a-z_0-9]+(?:\.[a-z_0-9]+)+)[\"'`]", source):
             if literal in en:
                 used.add(literal)
-        for call in re.findall(r"\bt\(\s*\"([^\"]+)\"", source):
+        for call in re.findall(r"\bt(?:r)?\(\s*\"([^\"]+)\"", source):
             assert call in en, f"{name} asks for {call!r}, which en.json lacks"
         for attr in re.findall(r"data-i18n(?:-attr)?=\"([^\"]+)\"", source):
             for key in re.findall(r"[a-z_]+(?:\.[a-z_0-9]+)+", attr):

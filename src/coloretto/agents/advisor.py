@@ -1,24 +1,33 @@
 """The move advisor: every legal action with its estimated chance of winning and expected
 final score margin, each with its number of samples and 95% interval, best first.
 
-It runs the ``mcts`` search (``coloretto.agents.mcts.search``) from the observation with
-the root visited **round-robin**: every evaluated action gets the same number of iterations
-(determinized samples of the draw pile, then the shared tree below the action and a
-rollout), so each action's estimate is an unbiased mean over samples rather than a by-product
-of where the search spent its time. Below the root the tree is a normal MCTS, so the
-estimates assume good continuation play.
+**Evaluator.** The advisor uses the strongest search that fits its budget
+(``strongest_evaluator``): the compiled information-set MCTS with the learned value
+cutting the rollouts at the round's end (``ismcts-value``: ``coloretto.agents.ismcts``,
+measured the strongest at equal time, docs/agents.md) when the fast core is installed,
+otherwise the reference ``mcts`` search (``coloretto.agents.mcts.search``); ``evaluator``
+names one explicitly. Starting-colour choices (``starting_cards="choose"``) are always
+evaluated by the reference search. Each ``Advice`` names its ``evaluator``.
 
-**Actions that lead to the same position are evaluated once** (``same_position_groups``):
-placing the drawn card into one of several rows equal in cards and capacity, or taking one
-of several such rows, differ only in which row index holds the cards, and no rule depends on
-the index (docs/rules.md §3). The budget is shared among the groups; every action of a group
-gets the group's numbers, and ``Advice.equivalent`` names the others.
+Either search starts from the observation (never the true draw pile) with the root visited
+**round-robin**: every evaluated action gets the same number of iterations (determinized
+samples of the draw pile, then the shared tree below the action and the evaluation), so
+each action's estimate is an unbiased mean over samples rather than a by-product of where
+the search spent its time. Below the root the tree is a normal MCTS, so the estimates
+assume good continuation play.
+
+**Actions that lead to the same position are evaluated together**
+(``same_position_groups``): placing the drawn card into one of several rows equal in cards
+and capacity, or taking one of several such rows, differ only in which row index holds the
+cards, and no rule depends on the index (docs/rules.md §3). The reference search evaluates
+each group once; the compiled search visits every action and pools the samples of a group.
+Every action of a group gets the group's numbers, and ``Advice.equivalent`` names the others.
 
 ``win_prob`` is the mean win indicator of the advised seat (1 sole winner, 1/k for a k-way
 tie, 0 otherwise); ``margin`` the mean of its final score minus the best other seat's. The
 intervals are those of ``coloretto.agents.intervals`` (Jeffreys for the win chance, Student
 t for the margin). With an iteration budget the result is a function of (observation, seed,
-budget); a budget in seconds depends on the machine's speed.
+budget, evaluator); a budget in seconds depends on the machine's speed.
 
 A decision is a **mistake** (``is_mistake``) only when the chosen action's whole 95% interval
 for the win chance lies below the best action's: ``chosen.win_high < best.win_low``.
@@ -26,6 +35,7 @@ for the win chance lies below the best action's: ``chosen.win_high < best.win_lo
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,18 +43,23 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.observation import Observation
-from ..engine.state import GameState
+from ..engine.state import CHOOSE, GameState
 from .base import Budget
 from .intervals import margin_interval, win_interval
 from .mcts import SearchParams, decision_rng, search
 
 __all__ = [
     "DEFAULT_ADVICE_BUDGET",
+    "EVALUATORS",
     "Advice",
     "advise",
     "is_mistake",
     "same_position_groups",
+    "strongest_evaluator",
 ]
+
+EVALUATORS = ("auto", "ismcts-value", "ismcts", "mcts")
+"""Names accepted by ``advise(evaluator=...)``: ``auto`` is ``strongest_evaluator()``."""
 
 DEFAULT_ADVICE_BUDGET = Budget(seconds=0.5)
 """Budget of ``advise`` when none is given."""
@@ -64,6 +79,7 @@ class Advice:
             unknown: then there is no margin interval).
         equivalent: the other legal actions that lead to the same position (same numbers),
             in code order; empty when there are none.
+        evaluator: the search that made the estimate (``EVALUATORS`` without ``auto``).
 
     Properties ``win_low``/``win_high`` (95% Jeffreys interval of ``win_prob``) and
     ``margin_low``/``margin_high`` (95% t interval of ``margin``, ``None`` without
@@ -76,6 +92,7 @@ class Advice:
     samples: int
     margin_sd: float | None = None
     equivalent: tuple[Action, ...] = ()
+    evaluator: str = "mcts"
 
     @property
     def stderr(self) -> float:
@@ -123,9 +140,23 @@ class Advice:
         """True when ``action`` is this advice's action or one of its ``equivalent``."""
         return action == self.action or action in self.equivalent
 
+    def sureness(self) -> str:
+        """How sure the estimate is, for people: ``"chance to win 62% (95% interval 55% to
+        69%), expected margin +3.1 points (+1.9 to +4.3), 400 samples"`` (the margin's
+        interval left out without one)."""
+        margin = f"expected margin {self.margin:+.1f} points"
+        interval = self.margin_interval
+        if interval is not None:
+            margin += f" ({interval[0]:+.1f} to {interval[1]:+.1f})"
+        return (
+            f"chance to win {self.win_prob:.0%} (95% interval {self.win_low:.0%} to "
+            f"{self.win_high:.0%}), {margin}, {self.samples} samples"
+        )
+
     def to_json(self) -> dict[str, Any]:
         """``{"action": {...}, "text", "win_prob", "win_ci95": [low, high], "margin",
-        "margin_ci95": [low, high] or null, "samples", "equivalent": [{...}, ...]}``:
+        "margin_ci95": [low, high] or null, "samples", "evaluator", "equivalent": [{...},
+        ...]}``:
         actions in their JSON form (rows counted from 0), ``text`` for people (rows counted
         from 1), numbers rounded (4 decimals for chances, 2 for points)."""
         margin_ci = self.margin_interval
@@ -139,6 +170,7 @@ class Advice:
             if margin_ci is None
             else [round(margin_ci[0], 2), round(margin_ci[1], 2)],
             "samples": self.samples,
+            "evaluator": self.evaluator,
             "equivalent": [a.to_json() for a in self.equivalent],
         }
 
@@ -173,12 +205,26 @@ def same_position_groups(state: GameState, legal: Sequence[Action]) -> list[list
     return list(groups.values())
 
 
+@functools.cache
+def strongest_evaluator() -> str:
+    """The strongest search installed: ``"ismcts-value"`` when the fast core and the learned
+    value load, else ``"mcts"`` (the reference search, always there)."""
+    try:
+        from .ismcts import ValueISMCTSAgent
+
+        ValueISMCTSAgent()
+    except Exception:  # noqa: BLE001 (any reason the compiled search is unavailable)
+        return "mcts"
+    return "ismcts-value"
+
+
 def advise(
     observation: Observation,
     legal: Sequence[Action],
     budget: Budget | None = None,
     seed: int = 0,
     params: SearchParams | None = None,
+    evaluator: str = "auto",
 ) -> list[Advice]:
     """Evaluate every legal action of ``observation.seat``, best first.
 
@@ -186,10 +232,11 @@ def advise(
         observation: the seat's observation; its seat must be the one to move.
         legal: the legal actions (non-empty), as the host has them.
         budget: total thinking for the whole list: ``iterations`` (shared evenly among the
-            groups of actions that lead to the same position; at least one each) and/or
-            ``seconds``; default ``DEFAULT_ADVICE_BUDGET`` (0.5 s).
+            evaluated actions; at least one each) and/or ``seconds``; default
+            ``DEFAULT_ADVICE_BUDGET`` (0.5 s).
         seed: seed of the samples and rollouts.
-        params: search settings (default ``SearchParams()``).
+        params: settings of the reference search (default ``SearchParams()``).
+        evaluator: a name of ``EVALUATORS`` (module docstring); default ``auto``.
 
     Returns:
         One ``Advice`` per legal action, each exactly once, sorted by ``win_prob`` then
@@ -197,9 +244,12 @@ def advise(
         numbers and are adjacent, in code order.
 
     Raises:
-        ValueError: ``legal`` is empty, the observing seat is not the one to move, or an
-            action is not legal in the observation.
+        ValueError: ``legal`` is empty, the observing seat is not the one to move, an
+            action is not legal in the observation, or an unknown ``evaluator``.
+        ConfigurationError: a compiled evaluator named explicitly is not installed.
     """
+    if evaluator not in EVALUATORS:
+        raise ValueError(f"unknown evaluator {evaluator!r}; known: {', '.join(EVALUATORS)}")
     if not legal:
         raise ValueError("no legal actions to advise on")
     if observation.to_move != observation.seat:
@@ -216,6 +266,44 @@ def advise(
     iters, secs = b.iterations, b.seconds
     if iters is None and secs is None:
         secs = DEFAULT_ADVICE_BUDGET.seconds
+    name = strongest_evaluator() if evaluator == "auto" else evaluator
+    if state.phase == CHOOSE:
+        name = "mcts"
+    if name == "mcts":
+        stats = _reference_stats(observation, groups, iters, secs, seed, params)
+    else:
+        stats = _compiled_stats(observation, groups, iters, secs, seed, name)
+    ranked: list[tuple[float, float, int, int, Advice]] = []
+    for group, (visits, win, margin, sd) in zip(groups, stats):
+        first = min(a.code for a in group)
+        for a in group:
+            advice = Advice(
+                a,
+                win,
+                margin,
+                visits,
+                sd,
+                tuple(sorted((x for x in group if x != a), key=lambda x: x.code)),
+                name,
+            )
+            ranked.append((-advice.win_prob, -advice.margin, first, a.code, advice))
+    ranked.sort(key=lambda item: item[:4])
+    return [item[4] for item in ranked]
+
+
+GroupStats = tuple[int, float, float, float]
+"""Per group of actions: samples, mean win indicator, mean margin, margin's sample sd."""
+
+
+def _reference_stats(
+    observation: Observation,
+    groups: list[list[Action]],
+    iters: int | None,
+    secs: float | None,
+    seed: int,
+    params: SearchParams | None,
+) -> list[GroupStats]:
+    """The reference search, one root action per group, visited round-robin."""
     if iters is not None:
         iters = max(iters, len(groups))
     rng = decision_rng(seed, observation)
@@ -229,18 +317,49 @@ def advise(
         min_root_visits=1 << 40,
         root_codes=[group[0].code for group in groups],
     )
-    ranked: list[tuple[float, float, int, int, Advice]] = []
-    for j, group in enumerate(groups):
-        first = min(a.code for a in group)
-        for a in group:
-            advice = Advice(
-                a,
-                res.win[j],
-                res.margin[j],
-                res.visits[j],
-                res.margin_sd[j],
-                tuple(sorted((x for x in group if x != a), key=lambda x: x.code)),
-            )
-            ranked.append((-advice.win_prob, -advice.margin, first, a.code, advice))
-    ranked.sort(key=lambda item: item[:4])
-    return [item[4] for item in ranked]
+    return [
+        (res.visits[j], res.win[j], res.margin[j], res.margin_sd[j]) for j in range(len(groups))
+    ]
+
+
+def _compiled_stats(
+    observation: Observation,
+    groups: list[list[Action]],
+    iters: int | None,
+    secs: float | None,
+    seed: int,
+    name: str,
+) -> list[GroupStats]:
+    """The compiled search (``name``: ``ismcts`` or ``ismcts-value``) with every root action
+    visited round-robin; the samples of a group's actions pooled.
+
+    Raises:
+        ConfigurationError: the fast core (or the learned value) is not installed.
+    """
+    from .ismcts import ISMCTSAgent, ValueISMCTSAgent
+
+    actions = sum(len(g) for g in groups)
+    if iters is not None:
+        iters = max(iters, actions)
+    cls = ValueISMCTSAgent if name == "ismcts-value" else ISMCTSAgent
+    res = cls(seed, Budget(iterations=iters, seconds=secs)).search(observation, round_robin=True)
+    at = {c: j for j, c in enumerate(res.codes)}
+    out: list[GroupStats] = []
+    for group in groups:
+        js = [at[a.code] for a in group]
+        n = sum(res.visits[j] for j in js)
+        wins = math.fsum(res.win[j] * res.visits[j] for j in js)
+        total = math.fsum(res.margin[j] * res.visits[j] for j in js)
+        squares = math.fsum(
+            res.margin_sd[j] ** 2 * (res.visits[j] - 1)
+            + (res.margin[j] * res.visits[j]) ** 2 / res.visits[j]
+            for j in js
+            if res.visits[j]
+        )
+        if n == 0:
+            out.append((0, 0.0, 0.0, 0.0))
+            continue
+        mean = total / n
+        sd = math.sqrt(max(0.0, (squares - total * total / n) / (n - 1))) if n > 1 else 0.0
+        out.append((n, wins / n, mean, sd))
+    return out

@@ -12,12 +12,15 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING
 
 from ..engine.actions import Action
 from ..engine.observation import Observation
 from ..engine.rules import Rules
 from ..engine.seeds import Rng
+
+if TYPE_CHECKING:
+    from ..engine.state import GameState
 
 
 @dataclass(frozen=True)
@@ -66,8 +69,10 @@ class Budget:
 class Agent(ABC):
     """A computer player.
 
-    Subclasses implement ``act``. The host calls ``reset`` at the start of each game, then
-    ``act`` at each of the seat's decisions, and ``close`` when done with the agent.
+    Subclasses implement ``act``. A host (every host plays through
+    ``coloretto.arena.driver``) calls ``reset`` at the start of each game, then, at each of
+    the seat's decisions, ``peek`` (only for agents with ``needs_true_state``) and ``act``,
+    ``game_over`` when the game has ended, and ``close`` when done with the agent.
 
     Attributes:
         name: short name (the registry key, e.g. ``"greedy"``).
@@ -76,8 +81,8 @@ class Agent(ABC):
         rng: the agent's own random generator, ``Rng(seed)`` (never a global one).
     """
 
-    name: ClassVar[str] = "agent"
-    needs_true_state: ClassVar[bool] = False
+    name: str = "agent"
+    needs_true_state: bool = False
     """True only for measurement agents (``oracle``) that the host may show the real state."""
 
     def __init__(self, seed: int = 0, budget: Budget | None = None) -> None:
@@ -91,6 +96,25 @@ class Agent(ABC):
         """Start a new game in ``seat`` under ``rules``."""
         self.seat = seat
         self.rules = rules
+
+    def peek(self, state: GameState) -> None:
+        """Receive the true state (a copy, the real draw pile order included) before a
+        decision. Hosts call it only for agents with ``needs_true_state`` and only when they
+        hold the true state; the default does nothing.
+
+        >>> from coloretto.agents.baseline import RandomAgent
+        >>> from coloretto.engine.state import new_game
+        >>> RandomAgent().peek(new_game(Rules(players=3), 1))  # a player that does not need it
+        """
+
+    def game_over(self, scores: Sequence[int], winners: Sequence[int]) -> None:
+        """Hear the result of the game just ended: each seat's final ``scores`` (points) and
+        the ``winners`` (seats, 0-based). Hosts call it once when a game ends (also when
+        another seat forfeited it), never after this agent failed; the default does nothing.
+
+        >>> from coloretto.agents.baseline import RandomAgent
+        >>> RandomAgent().game_over([12, 30, 7], [1])
+        """
 
     @abstractmethod
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:

@@ -219,7 +219,7 @@ class ExternalAgent(Agent):
             )
         return action
 
-    def result(self, scores: Sequence[int], winners: Sequence[int]) -> None:
+    def game_over(self, scores: Sequence[int], winners: Sequence[int]) -> None:
         """Tell the engine the game's final ``scores`` (per seat) and ``winners`` (seats).
         No answer is expected. Does nothing when the engine is not running.
 

@@ -55,12 +55,16 @@ class RowGains:
         gain: seat -> {row: gain of taking that row now}.
         unseen: counts of unseen cards by code (see ``unseen_counts``).
         total_unseen: their sum.
+        future: card codes added to every collection before scoring (``base`` and every
+            gain are then taken against the collection plus these cards; the heuristic's
+            expected intake under the violet table); empty by default.
     """
 
     __slots__ = (
         "_plus",
         "base",
         "bonus",
+        "future",
         "gain",
         "open_rows",
         "seats",
@@ -69,11 +73,12 @@ class RowGains:
         "unseen",
     )
 
-    def __init__(self, state: GameState, seats: Sequence[int]) -> None:
+    def __init__(self, state: GameState, seats: Sequence[int], future: Sequence[int] = ()) -> None:
         self.state = state
         self.seats = list(seats)
+        self.future = list(future)
         self.open_rows = [r for r in range(state.nrows) if state.row_taker[r] == UNTAKEN]
-        self.base = {s: collection_value(state, s) for s in self.seats}
+        self.base = {s: collection_value(state, s, self.future) for s in self.seats}
         self.unseen = unseen_counts(state)
         self.total_unseen = sum(self.unseen)
         self._plus: dict[tuple[int, int, int], int] = {}
@@ -83,7 +88,9 @@ class RowGains:
         rows = state.rows
         self.gain = {
             s: {
-                r: (collection_value(state, s, rows[r]) - self.base[s]) if rows[r] else 0
+                r: (collection_value(state, s, rows[r] + self.future) - self.base[s])
+                if rows[r]
+                else 0
                 for r in self.open_rows
             }
             for s in self.seats
@@ -94,7 +101,8 @@ class RowGains:
         key = (seat, row, card)
         v = self._plus.get(key)
         if v is None:
-            v = collection_value(self.state, seat, self.state.rows[row] + [card]) - self.base[seat]
+            cards = self.state.rows[row] + [card] + self.future
+            v = collection_value(self.state, seat, cards) - self.base[seat]
             self._plus[key] = v
         return v
 
@@ -109,7 +117,7 @@ class RowGains:
                 st = self.state
                 v = (
                     sum(
-                        k * (collection_value(st, seat, [c]) - self.base[seat])
+                        k * (collection_value(st, seat, [c, *self.future]) - self.base[seat])
                         for c, k in enumerate(self.unseen)
                         if k
                     )

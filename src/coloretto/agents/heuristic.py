@@ -5,7 +5,9 @@ score (docs/rules.md §6) changes if it takes a row. The optimal score already e
 three-colour core (a fourth colour counts negative), "+2" cards and jokers (assigned to
 their best colour), and the score table in use: under the violet table, whose values peak
 at 3 cards, a fourth card of a colour has negative gain, so the player stops collecting it
-and spreads over three colours instead of piling onto one.
+and spreads over three colours instead of piling onto one. Under the violet table the gains
+are also taken against the collection plus the cards the seat may still expect to take
+(``expected_intake``), since what a card costs there depends on how many more will come.
 
 A position after our action is valued by a **settlement**: the seats still in the round
 take the remaining rows one after another, each the row best for itself. Our value is our
@@ -38,9 +40,9 @@ from ..engine import actions as A
 from ..engine.actions import Action
 from ..engine.cards import GOLDEN_JOKER, JOKER
 from ..engine.observation import Observation
-from ..engine.state import CHOOSE, PLACE, TURN, GameState
+from ..engine.state import CHOOSE, PLACE, TURN, UNTAKEN, GameState
 from .base import Agent, Budget
-from .features import RowGains, turn_order_after
+from .features import RowGains, turn_order_after, unseen_counts
 
 __all__ = ["HeuristicAgent", "HeuristicParams", "heuristic_code", "heuristic_scores"]
 
@@ -56,6 +58,9 @@ class HeuristicParams:
             fraction of their capacity).
         draw_margin: points by which drawing must beat the best take.
         joker_bonus: points added per joker in a row while many cards remain (flexibility).
+        future_share: row gains are taken against each collection plus this share of the
+            cards a seat may still expect to take (``expected_intake``); 0 = the collection
+            as it is.
     """
 
     opp_weight: float = 0.2
@@ -63,17 +68,39 @@ class HeuristicParams:
     risk_fill: float = 0.5
     draw_margin: float = -0.3
     joker_bonus: float = 1.5
+    future_share: float = 0.0
 
 
 DEFAULT_PARAMS = HeuristicParams()
-VIOLET_PARAMS = HeuristicParams(opp_weight=0.5, risk_base=1.0)
-"""Weights under the violet table (values peak at 3 cards; rows go bad quickly, so the
-pessimistic settlement gets full weight)."""
+VIOLET_PARAMS = HeuristicParams(opp_weight=0.2, risk_base=1.0, future_share=1.0)
+"""Weights under the violet table (values peak at 3 cards: every card beyond them costs;
+rows go bad quickly, so the pessimistic settlement gets full weight, and a row is judged
+against the collection plus the cards still to come, ``expected_intake``)."""
 
 
 def params_for(st: GameState) -> HeuristicParams:
     """The tuned weights for the rules of ``st`` (violet table or not)."""
     return VIOLET_PARAMS if st.rules.table == "violet" else DEFAULT_PARAMS
+
+
+def expected_intake(st: GameState, share: float) -> list[int]:
+    """``share`` times the cards a seat may still expect to take this game (the cards in the
+    open rows and the draw pile above its last 15 cards, spread over the seats), as card codes
+    in proportion to the unseen composition (largest remainders); empty for ``share`` 0."""
+    if share <= 0.0:
+        return []
+    unseen = unseen_counts(st)
+    total = sum(unseen)
+    if total == 0:
+        return []
+    in_rows = sum(len(st.rows[r]) for r in range(st.nrows) if st.row_taker[r] == UNTAKEN)
+    f = share * (max(0, st.cards_left() - 15) + in_rows) / st.n
+    quotas = [f * k / total for k in unseen]
+    counts = [int(q) for q in quotas]
+    rest = round(f) - sum(counts)
+    for c in sorted(range(len(quotas)), key=lambda c: counts[c] - quotas[c])[: max(0, rest)]:
+        counts[c] += 1
+    return [c for c, k in enumerate(counts) for _ in range(k)]
 
 
 def _settle(
@@ -109,7 +136,7 @@ class _Judge:
         self.me = me
         self.p = params
         self.opps = turn_order_after(st, me)
-        self.rg = RowGains(st, [me] + self.opps)
+        self.rg = RowGains(st, [me] + self.opps, expected_intake(st, params.future_share))
         self.open = self.rg.open_rows
         st_rows = st.rows
         self.room = [r for r in self.open if len(st_rows[r]) < st.caps[r]]

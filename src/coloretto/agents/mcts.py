@@ -23,9 +23,18 @@ depth) and walks one shared tree with it:
 **Rollouts** are pluggable (``RolloutFn``): ``coloretto.fastcore.rollout_scores`` (Numba)
 when it imports and the state is the last game of its match, else a pure-engine playout;
 ``MCTSAgent(engine_only=True)`` forces the engine (for ``benchmarks/mcts_speed.py``). The
-rollout policy is ``"greedy"`` (the engine's reference policy,
+default rollout policy is ``"hybrid"`` (``SearchParams.policy``): ``"threshold"`` to the end
+of the current round (``greedy``, but a row is taken only when its gain reaches a threshold
+that falls as the rows fill), then ``"greedy"`` (the engine's reference policy,
 ``coloretto.engine.policy.greedy_code``: each seat takes its best positive-gain row or draws,
-and places where the card helps it most) or ``"random"``.
+and places where the card helps it most) to the end of the game; ``"threshold"``,
+``"greedy"`` and ``"random"`` can be chosen alone (``ROLLOUT_POLICIES``).
+
+**The search in four named parts**, one iteration each: ``select`` (PUCT at a node),
+``expand`` (one new node), ``evaluate`` (the rollout) and ``backup`` (rewards up the
+path); ``descend`` chains selection and expansion from the root. **Defaults**: a budget of
+``DEFAULT_SECONDS`` (0.5 s) per decision when the ``Budget`` names none, the ``SearchParams``
+defaults below, the ``hybrid`` rollout policy.
 
 **Determinism.** Each decision seeds its generator from the agent's seed and a digest of the
 observation (``decision_rng``: ``Rng(derive_seed(seed, DECISION, digest))``), so the same
@@ -64,9 +73,14 @@ __all__ = [
     "OracleAgent",
     "SearchParams",
     "SearchResult",
+    "backup",
+    "descend",
     "engine_rollout",
+    "evaluate",
+    "expand",
     "fast_rollout_available",
     "search",
+    "select",
 ]
 
 DEFAULT_SECONDS = 0.5
@@ -216,7 +230,7 @@ class SearchParams:
         margin_scale: points of margin that map to reward 1 (or 0).
         prior_temp: softmax temperature of the heuristic priors, in points; 0 = uniform.
         prior_min_visits: a node gets heuristic priors once it is visited this often.
-        policy: rollout policy, ``"greedy"`` or ``"random"``.
+        policy: rollout policy, one of ``ROLLOUT_POLICIES`` (default ``"hybrid"``).
         engine_only: never use the fast core.
     """
 
@@ -282,6 +296,111 @@ def _priors(s: GameState, codes: list[int], temp: float) -> list[float]:
     return [e / z for e in ex]
 
 
+@dataclass
+class _Tree:
+    """One search's tree and the settings its four parts read."""
+
+    root: _Node
+    params: SearchParams
+    margin_sq: list[float]
+
+    @property
+    def scale(self) -> float:
+        return 2.0 * self.params.margin_scale
+
+
+def select(tree: _Tree, node: _Node, s: GameState, forced: int | None) -> int:
+    """**Selection**: the index of the action to follow at ``node`` in the sampled state
+    ``s``: ``forced`` when given (the root's first visits), the only action, else the
+    highest PUCT value ``q + c_puct * prior * sqrt(N + 1) / (1 + n)`` (``q`` = 0.5 for an
+    unvisited action; heuristic priors once the node has ``prior_min_visits`` visits and
+    ``prior_temp`` > 0, else uniform). Ties go to the lowest index."""
+    if forced is not None:
+        return forced
+    nk = len(node.codes)
+    if nk == 1:
+        return 0
+    params = tree.params
+    if node.prior is None and params.prior_temp > 0 and node.total >= params.prior_min_visits:
+        node.prior = _priors(s, node.codes, params.prior_temp)
+    pr = node.prior
+    sq = math.sqrt(node.total + 1)
+    c_puct = params.c_puct
+    ns, w = node.n, node.w
+    best_i = 0
+    best_v = -1e18
+    for j in range(nk):
+        nj = ns[j]
+        q = w[j] / nj if nj else 0.5
+        p = pr[j] if pr is not None else 1.0 / nk
+        v = q + c_puct * p * sq / (1 + nj)
+        if v > best_v:
+            best_v, best_i = v, j
+    return best_i
+
+
+def expand(node: _Node, code: int, s: GameState) -> _Node | None:
+    """**Expansion**: the child of ``node`` reached by ``code`` in ``s`` (already applied),
+    or ``None`` after adding it (one new node per iteration). After a draw the chance
+    outcome picks the child: one per drawn card, keyed past the action codes."""
+    key = code if code != A.DRAW else A.NUM_DISTINCT_ACTIONS + s.drawn
+    child = node.kids.get(key)
+    if child is None:
+        node.kids[key] = _Node(s.to_move, s.legal_codes())
+    return child
+
+
+def descend(tree: _Tree, s: GameState, forced: int | None) -> list[tuple[_Node, int]]:
+    """Selection and expansion of one iteration: walk from the root, applying each selected
+    action to ``s``, until the game ends or a new node is added. Returns the path (node,
+    action index); ``s`` is left at the leaf."""
+    node = tree.root
+    path: list[tuple[_Node, int]] = []
+    while True:
+        i = select(tree, node, s, forced if node is tree.root else None)
+        code = node.codes[i]
+        path.append((node, i))
+        s.apply_code(code)
+        if s.phase == OVER:
+            return path
+        child = expand(node, code, s)
+        if child is None:
+            return path
+        node = child
+
+
+def evaluate(s: GameState, rollout: RolloutFn, rng: Rng) -> list[int]:
+    """**Evaluation**: each seat's final total from the leaf ``s``: the totals of a finished
+    game, else a rollout to the end (the rollout policy, ``SearchParams.policy``)."""
+    return rollout(s, rng) if s.phase != OVER else s.totals()
+
+
+def backup(tree: _Tree, path: list[tuple[_Node, int]], totals: list[int]) -> None:
+    """**Backup**: add the iteration's reward to every (node, action) of ``path``, each from
+    the point of view of the node's seat (module docstring: win share and squashed margin);
+    the root also keeps the raw win share and margin (``SearchResult``)."""
+    best = max(totals)
+    nwin = sum(1 for t in totals if t == best)
+    mw = tree.params.margin_weight
+    scale = tree.scale
+    root = tree.root
+    for node, i in path:
+        p = node.seat
+        tp = totals[p]
+        other = max(t for q, t in enumerate(totals) if q != p)
+        win = (1.0 / nwin) if tp == best else 0.0
+        margin = tp - other
+        sq_m = 0.5 + margin / scale
+        sq_m = 0.0 if sq_m < 0.0 else (min(sq_m, 1.0))
+        node.n[i] += 1
+        node.total += 1
+        node.w[i] += (1.0 - mw) * win + mw * sq_m
+        if node is root:
+            root.win[i] += win
+            root.margin[i] += margin
+            tree.margin_sq[i] += margin * margin
+
+
 def search(
     sampler: Callable[[Rng], GameState],
     seat: int,
@@ -292,7 +411,14 @@ def search(
     min_root_visits: int = 0,
     root_codes: Sequence[int] | None = None,
 ) -> SearchResult:
-    """Run the search for ``seat`` (module docstring).
+    """Run the search for ``seat`` (module docstring): each iteration samples a state, then
+    ``descend`` (``select`` and ``expand``), ``evaluate`` and ``backup``.
+
+    Defaults: ``SearchParams()`` (PUCT ``c_puct`` 1.0, heuristic priors at temperature 3
+    points from the second visit of a node, reward 0.7 win share + 0.3 squashed margin over
+    20 points) with the ``hybrid`` rollout policy (``threshold`` to the end of the current
+    round, then ``greedy``, in the fast core when available); with neither ``iterations``
+    nor ``seconds``, ``DEFAULT_SECONDS`` (0.5 s).
 
     Args:
         sampler: ``sampler(rng)`` returns a full state for one iteration (a determinization
@@ -308,6 +434,9 @@ def search(
 
     Returns:
         The root statistics (``SearchResult``).
+
+    Raises:
+        ValueError: an unknown rollout policy in ``params``.
     """
     t0 = time.perf_counter()
     rollout: RolloutFn | None = None if params.engine_only else fast_rollout(params.policy)
@@ -316,12 +445,7 @@ def search(
     first = sampler(rng)
     root = _Node(seat, first.legal_codes() if root_codes is None else list(root_codes))
     k = len(root.codes)
-    margin_sq = [0.0] * k
-    c_puct = params.c_puct
-    mw = params.margin_weight
-    scale = 2.0 * params.margin_scale
-    temp = params.prior_temp
-    pmv = params.prior_min_visits
+    tree = _Tree(root, params, [0.0] * k)
     it = 0
     deadline = None if seconds is None else t0 + seconds
     limit = iterations if iterations is not None else (1 << 62)
@@ -333,64 +457,8 @@ def search(
             break
         s = state if state is not None else sampler(rng)
         state = None
-        node = root
-        path: list[tuple[_Node, int]] = []
-        forced = it < min_root_visits * k
-        while True:
-            codes = node.codes
-            nk = len(codes)
-            if forced and node is root:
-                i = it % k
-            elif nk == 1:
-                i = 0
-            else:
-                ns = node.n
-                if node.prior is None and temp > 0 and node.total >= pmv:
-                    node.prior = _priors(s, codes, temp)
-                pr = node.prior
-                sq = math.sqrt(node.total + 1)
-                best_i = 0
-                best_v = -1e18
-                w = node.w
-                for j in range(nk):
-                    nj = ns[j]
-                    q = w[j] / nj if nj else 0.5
-                    p = pr[j] if pr is not None else 1.0 / nk
-                    v = q + c_puct * p * sq / (1 + nj)
-                    if v > best_v:
-                        best_v, best_i = v, j
-                i = best_i
-            code = codes[i]
-            path.append((node, i))
-            s.apply_code(code)
-            if s.phase == OVER:
-                break
-            # After a draw the chance outcome picks the child: one per drawn card, keyed
-            # past the action codes.
-            key = code if code != A.DRAW else A.NUM_DISTINCT_ACTIONS + s.drawn
-            child = node.kids.get(key)
-            if child is None:
-                node.kids[key] = _Node(s.to_move, s.legal_codes())
-                break
-            node = child
-        totals = rollout(s, rng) if s.phase != OVER else s.totals()
-        best = max(totals)
-        nwin = sum(1 for t in totals if t == best)
-        for node_, i in path:
-            p = node_.seat
-            tp = totals[p]
-            other = max(t for q, t in enumerate(totals) if q != p)
-            win = (1.0 / nwin) if tp == best else 0.0
-            margin = tp - other
-            sq_m = 0.5 + margin / scale
-            sq_m = 0.0 if sq_m < 0.0 else (min(sq_m, 1.0))
-            node_.n[i] += 1
-            node_.total += 1
-            node_.w[i] += (1.0 - mw) * win + mw * sq_m
-            if node_ is root:
-                root.win[i] += win
-                root.margin[i] += margin
-                margin_sq[i] += margin * margin
+        path = descend(tree, s, it % k if it < min_root_visits * k else None)
+        backup(tree, path, evaluate(s, rollout, rng))
         it += 1
     n = root.n
     return SearchResult(
@@ -400,7 +468,7 @@ def search(
         margin=[root.margin[j] / n[j] if n[j] else 0.0 for j in range(k)],
         iterations=it,
         seconds=time.perf_counter() - t0,
-        margin_sd=[_sample_sd(root.margin[j], margin_sq[j], n[j]) for j in range(k)],
+        margin_sd=[_sample_sd(root.margin[j], tree.margin_sq[j], n[j]) for j in range(k)],
     )
 
 

@@ -1,8 +1,13 @@
 """Agent names -> classes, imported lazily (so heavy agents cost nothing until used).
 
 Spec strings accepted by ``make_agent``: a registry name (``random``, ``greedy``,
-``heuristic``, ``mcts``, ``mcts-v1``, ``ismcts``, ``ismcts-value``, ``oracle``), a difficulty (``easy``, ``medium``, ``hard``,
-``expert``), or ``cmd:COMMAND`` for an external ``coloretto-engine/1`` program.
+``heuristic``, ``mcts``, ``mcts-v1``, ``ismcts``, ``ismcts-value``, ``oracle``), a difficulty
+(``easy``, ``medium``, ``hard``, ``expert``), ``policy:FILE`` for a trained policy file
+(``coloretto train policy``; ``policy`` alone or ``policy:builtin`` is the policy shipped with
+the package), or ``cmd:COMMAND`` for an external ``coloretto-engine/1`` program. A name or
+difficulty may carry its own budget as ``NAME@BUDGET`` (``Budget.parse``: ``mcts-v1@0.5s``,
+``ismcts@300``): it wins over the budget given to ``make_agent`` (so one tournament can give
+each entry its own budget).
 """
 
 from __future__ import annotations
@@ -22,21 +27,25 @@ REGISTRY: Final[dict[str, str]] = {
     "ismcts": "coloretto.agents.ismcts:ISMCTSAgent",
     "ismcts-value": "coloretto.agents.ismcts:ValueISMCTSAgent",
     "oracle": "coloretto.agents.mcts:OracleAgent",
+    "policy": "coloretto.agents.policy:PolicyAgent",
 }
 
 DIFFICULTIES: Final[dict[str, tuple[str, Budget]]] = {
     "easy": ("greedy", Budget()),
     "medium": ("heuristic", Budget()),
-    "hard": ("mcts", Budget(seconds=0.4)),
-    "expert": ("mcts", Budget(seconds=2.0)),
+    "hard": ("ismcts", Budget(iterations=300)),
+    "expert": ("ismcts-value", Budget(iterations=6000)),
 }
-"""Difficulty levels for people: name -> (agent, budget). ``easy`` takes any row
-that raises its score now; ``medium`` is the rule-based ``heuristic``; ``hard`` searches 0.4 s
-per decision (answers within 1 s, p95, on a 2-core machine); ``expert`` 2 s. Measured
-strengths in docs/agents.md."""
+"""Difficulty levels for people: name -> (agent, budget). ``easy`` takes any row that
+raises its score now; ``medium`` is the rule-based ``heuristic``; ``hard`` the compiled
+search with 300 iterations per decision; ``expert`` the compiled search with the learned
+value and 6,000 iterations. Iteration budgets make a level's strength the same on any
+machine; each costs well under 1 s of CPU per decision (p95) on the project's 2-core machine
+(``benchmarks/level_latency.py``; wall-clock times on a loaded machine are longer). Measured
+strengths and times in docs/strength.md."""
 
 AGENT_NAMES: Final = tuple(REGISTRY) + tuple(DIFFICULTIES)
-PEOPLE_OPPONENTS: Final = ("random", "greedy", "heuristic", "mcts") + tuple(DIFFICULTIES)
+PEOPLE_OPPONENTS: Final = ("random", "greedy", "heuristic", "mcts", "policy") + tuple(DIFFICULTIES)
 """Agents offered as opponents to people (``oracle`` is for measurement only)."""
 
 
@@ -45,12 +54,32 @@ def is_external(spec: str) -> bool:
     return spec.startswith("cmd:")
 
 
+def split_spec(spec: str) -> tuple[str, Budget | None]:
+    """``"NAME@BUDGET"`` -> ``(NAME, Budget)``; a spec without ``@`` (or a ``cmd:`` or
+    ``policy:`` spec, whose command or file may hold ``@``) -> ``(spec, None)``.
+
+    Raises:
+        ConfigurationError: an unreadable budget after ``@``.
+    """
+    if spec.startswith(("cmd:", "policy:")) or "@" not in spec:
+        return spec, None
+    name, _, text = spec.partition("@")
+    try:
+        return name, Budget.parse(text)
+    except ValueError as exc:
+        raise ConfigurationError(f"agent {spec!r}: {exc}") from None
+
+
 def make_agent(spec: str, seed: int = 0, budget: Budget | None = None) -> Agent:
     """Build the agent named by ``spec`` (module docstring), seeded with ``seed``.
 
     Raises:
-        ConfigurationError: unknown name, or an agent not available in this installation.
+        ConfigurationError: unknown name, an unreadable ``@BUDGET``, or an agent not
+            available in this installation.
     """
+    spec, own = split_spec(spec)
+    if own is not None:
+        budget = own
     if is_external(spec):
         try:
             module = importlib.import_module("coloretto.agents.external")
@@ -58,12 +87,21 @@ def make_agent(spec: str, seed: int = 0, budget: Budget | None = None) -> Agent:
             raise ConfigurationError("external engines are not available in this installation") from None
         agent: Agent = module.ExternalAgent(spec[4:], seed=seed, budget=budget)
         return agent
+    if spec.startswith("policy:"):
+        from .policy import PolicyAgent
+
+        source = spec[len("policy:") :]
+        if not source:
+            raise ConfigurationError("policy:FILE needs a file (or policy:builtin)")
+        return PolicyAgent(seed=seed, budget=budget, source=source)
     if spec in DIFFICULTIES:
         name, level_budget = DIFFICULTIES[spec]
         explicit = budget is not None and (budget.iterations is not None or budget.seconds is not None)
         return make_agent(name, seed, budget if explicit else level_budget)
     if spec not in REGISTRY:
-        raise ConfigurationError(f"unknown agent {spec!r}; known: {', '.join(AGENT_NAMES)}, cmd:COMMAND")
+        raise ConfigurationError(
+            f"unknown agent {spec!r}; known: {', '.join(AGENT_NAMES)}, policy:FILE, cmd:COMMAND"
+        )
     module_name, cls_name = REGISTRY[spec].split(":")
     try:
         cls = getattr(importlib.import_module(module_name), cls_name)

@@ -1,41 +1,38 @@
-"""Batch ratings of a tournament's entries: Bradley-Terry over pairwise results (``choix``).
+"""Batch ratings of a tournament's entries: a Luce choice model of who wins each game.
 
 Model
 -----
-- **Data.** Every game gives one comparison per pair of entries at its table: the entry
-  with the better rank (``arena.stats.ranks``; a forfeiting seat is last) wins it; two
-  entries with equal ranks tie, and a tie counts as half a win each way. ``W[i, j]`` is the
-  number of comparisons ``i`` won against ``j`` over all games.
-- **Bradley-Terry.** Entry ``i`` has a strength ``theta[i]``; ``i`` finishes ahead of ``j``
-  with probability ``1 / (1 + exp(theta[j] - theta[i]))``. The strengths are the maximum
-  of the likelihood of ``W`` (``choix.ilsr_pairwise_dense``: iterative Luce spectral
-  ranking, whose fixed point is the maximum-likelihood estimate; Maystre and Grossglauser,
-  NIPS 2015), with **one virtual tie per pair of entries** added to ``W`` (half a win each
-  way) so that an entry that never lost still gets a finite strength. Against ``G`` real
-  games per pair that prior weighs ``1 / (G + 1)``.
+- **Data.** Every game counts one win, given to the entry with the best rank at its table
+  (``arena.stats.ranks``; a forfeiting seat is last); ``k`` entries tied for the best rank
+  get ``1 / k`` of a win each, as in the win share (docs/rules.md §6.5).
+- **Luce choice (Plackett-Luce, first place only).** Entry ``i`` has a strength
+  ``theta[i]``; at a table of entries ``S`` it wins with probability
+  ``exp(theta[i]) / sum(exp(theta[j]) for j in S)``. The strengths maximise the likelihood of
+  the wins (tied wins weighted by their fractions), plus **one virtual game** with every
+  entry at the table whose win is split equally, so that an entry that never won still gets
+  a finite strength. The fit is the minorization-maximization iteration of Hunter (Annals of
+  Statistics 32, 2004), which converges to the maximum-likelihood estimate; without ties it
+  agrees with ``choix.ilsr_top1`` (the test's twin).
+- **Agreement with the results.** The likelihood equations say: for every entry, the wins the
+  model expects equal the wins observed. When every entry sits at every table (a tournament,
+  where entries are seats) every game has the same table, so the model's win probabilities
+  *are* the observed win shares (with the virtual game) and the ratings are ordered exactly
+  as the win shares: the best win share has the best rating, equal shares equal ratings.
+  Unlike Bradley-Terry over pairwise places, only first places count.
 - **Scale.** Strengths are centred on the field mean and shown as Elo points
-  (``400 / ln 10`` points per unit of ``theta``): ``+100`` means finishing ahead of an
-  entry of average strength with probability ``1 / (1 + 10 ** (-100 / 400))`` = 0.64
-  (``Rating.p_ahead``). These are Elo-scale points from one fit over all games, not Elo's
-  game-by-game update.
-- **Order of games.** ``W`` is a sum over games, so the estimate does not depend on the
-  order of the games (an online rating such as OpenSkill, updated game by game, weighs
-  the last games most and does).
-- **Agreement with the results.** When every entry sits at every table (as in a
-  tournament, where entries are seats), every pair meets equally often, and then the
-  likelihood equations order the strengths exactly as the entries' **pairwise shares**
-  (comparisons won, ties half, over comparisons played; for ``n`` seats this is
-  ``(n - mean fractional rank) / (n - 1)``). The virtual ties add the same to every entry
-  and keep that order.
+  (``400 / ln 10`` points per unit of ``theta``): ``+100`` means winning a heads-up against
+  an entry of average strength with probability ``1 / (1 + 10 ** (-100 / 400))`` = 0.64
+  (``Rating.p_ahead``); at a table of ``n`` the model's win chance against ``n - 1`` average
+  entries is ``Rating.p_win(n)``.
+- **Order of games.** The fit uses sums over games, so it does not depend on their order
+  (an online rating such as OpenSkill, updated game by game, weighs the last games most).
 - **Intervals.** 95% percentile bootstrap over **deals**: ``replicates`` resamples of the
   deals with replacement (each deal keeps all its games: the same cards played with the
   seats rotated), a fit per resample, and the 2.5th and 97.5th percentiles of each entry's
-  Elo points. Resampling deals, not games or comparisons, keeps the two dependences a
-  Fisher-information interval would ignore: the comparisons of one game share one
-  outcome, and the rotations of one deal share its cards. Deals are put in a canonical
-  order (by their comparison counts) before resampling and the generator is seeded
-  (``seed``), so the intervals too depend only on the games, not on their order or deal
-  numbers. With fewer than two deals there is no interval.
+  Elo points. Deals are put in a canonical order (by their counts) before resampling and the
+  generator is seeded (``seed``; a tournament derives it from its run seed with
+  ``engine.seeds.derive_seed``), so the intervals depend only on the games, not on their
+  order or deal numbers. With fewer than two deals there is no interval.
 """
 
 from __future__ import annotations
@@ -47,41 +44,51 @@ from typing import Any, Final
 
 import numpy as np
 
-from .._optional import require
-
 ELO_PER_NAT: Final = 400.0 / math.log(10.0)
-"""Elo points per unit of Bradley-Terry strength (natural log odds)."""
-VIRTUAL_TIES: Final = 1.0
-"""Virtual tied comparisons added per pair of entries (half a win each way)."""
+"""Elo points per unit of Luce strength (natural log odds)."""
+VIRTUAL_GAMES: Final = 1.0
+"""Virtual games with every entry at the table and the win split equally (the prior)."""
 REPLICATES: Final = 1000
 """Bootstrap resamples of the deals for the 95% intervals."""
+TOLERANCE: Final = 1e-10
+"""Convergence of the fit: largest change of a strength in one iteration (units of theta)."""
+MAX_ITERATIONS: Final = 10_000
+
+FloatArray = np.ndarray[Any, np.dtype[np.float64]]
 
 
 @dataclass(frozen=True)
 class Rating:
-    """A Bradley-Terry rating on the Elo scale, relative to the field mean.
+    """A Luce-choice rating on the Elo scale, relative to the field mean.
 
     Attributes:
         elo: Elo points above (negative: below) the field mean.
         low, high: ends of the 95% bootstrap interval over deals, in Elo points; ``None``
             with fewer than two deals.
-        pairwise_share: comparisons won (ties count half) over comparisons played, in
-            [0, 1]; the ratings of a complete design are ordered as these shares.
+        win_share: wins (ties split) over games played, in [0, 1]; the ratings of a
+            tournament (every entry at every table) are ordered as these shares.
+        games: games the entry played.
     """
 
     elo: float
     low: float | None
     high: float | None
-    pairwise_share: float
+    win_share: float
+    games: int
 
     @property
     def p_ahead(self) -> float:
-        """Probability of finishing ahead of an entry of average strength (model value)."""
+        """Model probability of winning a heads-up against an entry of average strength."""
         return p_ahead(self.elo)
 
+    def p_win(self, players: int) -> float:
+        """Model probability of winning at a table of ``players`` with ``players - 1``
+        entries of average strength."""
+        return p_win(self.elo, players)
+
     def to_json(self) -> dict[str, Any]:
-        """``{"elo", "ci95": [low, high] or null, "p_ahead", "p_ahead_ci95", "pairwise_share"}``
-        (``p_ahead_ci95`` is the interval's ends mapped by ``p_ahead``)."""
+        """``{"elo", "ci95": [low, high] or null, "p_ahead", "p_ahead_ci95", "win_share",
+        "games"}`` (``p_ahead_ci95`` is the interval's ends mapped by ``p_ahead``)."""
         has_ci = self.low is not None and self.high is not None
         return {
             "elo": self.elo,
@@ -90,7 +97,8 @@ class Rating:
             "p_ahead_ci95": [p_ahead(self.low), p_ahead(self.high)]  # type: ignore[arg-type]
             if has_ci
             else None,
-            "pairwise_share": self.pairwise_share,
+            "win_share": self.win_share,
+            "games": self.games,
         }
 
     def format(self) -> str:
@@ -106,45 +114,80 @@ def _points(x: float) -> str:
 
 
 def p_ahead(elo: float) -> float:
-    """``1 / (1 + 10 ** (-elo / 400))``: the Bradley-Terry probability of finishing ahead of
+    """``1 / (1 + 10 ** (-elo / 400))``: the model probability of winning a heads-up against
     an entry ``elo`` points weaker."""
     return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
+
+
+def p_win(elo: float, players: int) -> float:
+    """The model probability of winning at a table of ``players`` (at least 1) against
+    ``players - 1`` entries ``elo`` points weaker."""
+    if players < 1:
+        raise ValueError(f"a table has at least 1 player, not {players}")
+    strength = math.exp(elo / ELO_PER_NAT)
+    return strength / (strength + players - 1)
 
 
 def method(seed: int, replicates: int = REPLICATES) -> dict[str, Any]:
     """A JSON description of the rating method (module docstring) for reports."""
     return {
-        "model": "Bradley-Terry over pairwise results, maximum likelihood (choix I-LSR)",
-        "ties": "half a win each way",
-        "prior": f"{VIRTUAL_TIES:g} virtual tie per pair of entries",
+        "model": "Luce choice (Plackett-Luce, first place) of the winner of each game, "
+        "maximum likelihood",
+        "ties": "k tied winners get 1/k of a win each",
+        "prior": f"{VIRTUAL_GAMES:g} virtual game with every entry, its win split equally",
         "scale": "Elo points relative to the field mean (400 per factor 10 in odds)",
+        "agreement": "with every entry at every table, ordered as the win shares",
         "interval": "95% percentile bootstrap over deals",
         "replicates": replicates,
         "seed": seed,
     }
 
 
-def pairwise_counts(
-    players: int, who: Sequence[int], ranks: Sequence[int]
-) -> np.ndarray[Any, np.dtype[np.float64]]:
-    """The ``players x players`` matrix of one game's comparisons: ``[i, j]`` is 1 when
-    ``i`` ranked better than ``j``, 0.5 each way for a tie (module docstring).
+def winner_shares(players: int, who: Sequence[int], ranks: Sequence[int]) -> FloatArray:
+    """One game's win of each of ``players`` players: ``1 / k`` for each of the ``k``
+    players with the best (lowest) rank, 0 for the others and for players not at the table.
 
     Args:
         who: the player in each seat; ranks: its rank (1 = best; equal ranks tie).
     """
-    m = np.zeros((players, players))
-    for a in range(len(who)):
-        for b in range(a + 1, len(who)):
-            i, j = who[a], who[b]
-            if ranks[a] < ranks[b]:
-                m[i, j] += 1.0
-            elif ranks[a] > ranks[b]:
-                m[j, i] += 1.0
-            else:
-                m[i, j] += 0.5
-                m[j, i] += 0.5
-    return m
+    best = min(ranks)
+    winners = [p for p, r in zip(who, ranks) if r == best]
+    w = np.zeros(players)
+    w[winners] = 1.0 / len(winners)
+    return w
+
+
+def fit(
+    tables: FloatArray, counts: FloatArray, wins: FloatArray, initial: FloatArray | None = None
+) -> FloatArray:
+    """Maximum-likelihood Luce strengths, for one data set or a batch of them.
+
+    Args:
+        tables: ``(T, players)`` 0/1 membership of each distinct table (set of entries).
+        counts: ``(..., T)`` games played at each table (weights, may be fractional).
+        wins: ``(..., players)`` wins of each player (ties split), with every player's total
+            positive (the caller adds the virtual game).
+        initial: ``(..., players)`` starting strengths (default 0).
+
+    Returns:
+        ``(..., players)`` strengths ``theta`` centred on their mean.
+
+    Hunter's minorization-maximization step: ``gamma[i] <- wins[i] / sum over tables t with
+    i of counts[t] / sum(gamma[j] for j in t)``, until no strength moves more than
+    ``TOLERANCE`` (or ``MAX_ITERATIONS``).
+    """
+    theta = np.zeros(wins.shape) if initial is None else np.array(initial, dtype=float)
+    log_wins = np.log(wins)
+    for _ in range(MAX_ITERATIONS):
+        gamma = np.exp(theta)
+        per_table = counts / (gamma @ tables.T)
+        new = log_wins - np.log(per_table @ tables)
+        new -= new.mean(axis=-1, keepdims=True)
+        moved = float(np.max(np.abs(new - theta)))
+        theta = new
+        if moved < TOLERANCE:
+            break
+    return theta
 
 
 def rate_games(
@@ -153,9 +196,10 @@ def rate_games(
     *,
     seed: int = 0,
     replicates: int = REPLICATES,
+    virtual_games: float = VIRTUAL_GAMES,
 ) -> list[Rating]:
-    """Bradley-Terry ratings of ``players`` players (numbered ``0..players-1``) from
-    ``games`` with 95% bootstrap intervals over deals (module docstring).
+    """Luce-choice ratings of ``players`` players (numbered ``0..players-1``) from ``games``
+    with 95% bootstrap intervals over deals (module docstring).
 
     Args:
         players: number of distinct players (tournament entries), at least 2.
@@ -164,22 +208,24 @@ def rate_games(
             ``ranks[seat]`` its rank (1 = best; equal ranks are ties). Any order.
         seed: seed of the bootstrap's generator.
         replicates: bootstrap resamples (at least 1).
+        virtual_games: weight of the prior (``VIRTUAL_GAMES``; positive).
 
     Returns:
         One ``Rating`` per player; their ``elo`` values sum to 0.
 
     Raises:
-        MissingExtra: ``choix`` (the ``arena`` extra) is not installed.
-        ValueError: fewer than 2 players or 1 replicate, a game whose ``who`` and ``ranks``
-            differ in length or seat fewer than 2, a player out of range or twice in one
-            game, or a player in no game.
+        ValueError: fewer than 2 players or 1 replicate, a prior that is not positive, a game
+            whose ``who`` and ``ranks`` differ in length or seat fewer than 2, a player out
+            of range or twice in one game, or a player in no game.
     """
-    choix = require("choix", "arena", "ratings")
     if players < 2:
         raise ValueError(f"ratings need at least 2 players, not {players}")
     if replicates < 1:
         raise ValueError(f"replicates must be at least 1, not {replicates}")
-    by_deal: dict[int, np.ndarray[Any, np.dtype[np.float64]]] = {}
+    if not virtual_games > 0:
+        raise ValueError(f"virtual_games must be positive, not {virtual_games}")
+    table_index: dict[tuple[int, ...], int] = {}
+    by_deal: dict[int, tuple[dict[int, int], FloatArray]] = {}
     for k, (deal, who, ranks) in enumerate(games):
         if len(who) != len(ranks):
             raise ValueError(f"game {k}: {len(who)} players but {len(ranks)} ranks")
@@ -189,33 +235,50 @@ def rate_games(
             raise ValueError(
                 f"game {k}: players {list(who)} must be distinct and in 0..{players - 1}"
             )
-        counts = pairwise_counts(players, who, ranks)
-        by_deal[deal] = by_deal[deal] + counts if deal in by_deal else counts
-    # Canonical order: the deals' comparison counts, not their numbers or the games' order.
-    deals = np.array(sorted((m for m in by_deal.values()), key=lambda m: tuple(m.ravel())))
+        t = table_index.setdefault(tuple(sorted(who)), len(table_index))
+        tables_of_deal, wins = by_deal.setdefault(deal, ({}, np.zeros(players)))
+        tables_of_deal[t] = tables_of_deal.get(t, 0) + 1
+        wins += winner_shares(players, who, ranks)
+    # every player's table plus the virtual game's table (everyone)
+    everyone = table_index.setdefault(tuple(range(players)), len(table_index))
+    tables = np.zeros((len(table_index), players))
+    for members, t in table_index.items():
+        tables[t, list(members)] = 1.0
+    rows = []
+    for tables_of_deal, wins in by_deal.values():
+        c = np.zeros(len(table_index))
+        for t, n in tables_of_deal.items():
+            c[t] = n
+        rows.append(np.concatenate([c, wins]))
+    # Canonical order: the deals' counts, not their numbers or the games' order.
+    deals = np.array(sorted(rows, key=tuple))
     observed = deals.sum(axis=0)
-    played = observed + observed.T
-    absent = [p for p in range(players) if played[p].sum() == 0]
+    counts, wins = observed[: len(table_index)], observed[len(table_index) :]
+    played = counts @ tables
+    absent = [p for p in range(players) if played[p] == 0]
     if absent:
         raise ValueError(f"player(s) {absent} played no game")
-    prior = (VIRTUAL_TIES / 2.0) * (1.0 - np.eye(players))
-    theta = np.asarray(choix.ilsr_pairwise_dense(observed + prior), dtype=float)
-    elo = (theta - theta.mean()) * ELO_PER_NAT
-    share = observed.sum(axis=1) / played.sum(axis=1)
+    prior_counts = np.zeros(len(table_index))
+    prior_counts[everyone] = virtual_games
+    prior_wins = np.full(players, virtual_games / players)
+    theta = fit(tables, counts + prior_counts, wins + prior_wins)
+    elo = theta * ELO_PER_NAT
+    share = wins / played
+
+    def rating(p: int, low: float | None, high: float | None) -> Rating:
+        return Rating(float(elo[p]), low, high, float(share[p]), round(played[p]))
+
     if len(deals) < 2:
-        return [Rating(float(elo[p]), None, None, float(share[p])) for p in range(players)]
+        return [rating(p, None, None) for p in range(players)]
     rng = np.random.default_rng(seed)
     d = len(deals)
     draws = rng.multinomial(d, np.full(d, 1.0 / d), size=replicates)
-    resampled = (draws @ deals.reshape(d, -1)).reshape(replicates, players, players)
-    boot = np.empty((replicates, players))
-    for r in range(replicates):
-        # started from the full fit; converged to 1e-6 (L1, in units of theta: < 0.001 Elo)
-        fit = choix.ilsr_pairwise_dense(resampled[r] + prior, initial_params=theta, tol=1e-6)
-        t = np.asarray(fit, dtype=float)
-        boot[r] = (t - t.mean()) * ELO_PER_NAT
-    low, high = np.percentile(boot, [2.5, 97.5], axis=0)
-    return [
-        Rating(float(elo[p]), float(low[p]), float(high[p]), float(share[p]))
-        for p in range(players)
-    ]
+    resampled = draws @ deals
+    boot = fit(
+        tables,
+        resampled[:, : len(table_index)] + prior_counts,
+        resampled[:, len(table_index) :] + prior_wins,
+        initial=np.broadcast_to(theta, (replicates, players)),
+    )
+    low, high = np.percentile(boot * ELO_PER_NAT, [2.5, 97.5], axis=0)
+    return [rating(p, float(low[p]), float(high[p])) for p in range(players)]

@@ -4,15 +4,14 @@ CSV columns (one row per entry, then one per distinct agent spec, ``kind`` telli
 ``kind, entry, agent, entries, games, win_share, win_share_low, win_share_high, mean_score,
 mean_score_low, mean_score_high, mean_margin, mean_margin_low, mean_margin_high, mean_rank,
 mean_rank_low, mean_rank_high, seconds_per_decision_mean, seconds_per_decision_p95,
-decisions, bt_elo, bt_elo_low, bt_elo_high, bt_p_ahead, bt_p_ahead_low, bt_p_ahead_high,
-pairwise_share, failures, forfeits``. Interval ends are empty without an interval (fewer
-than two deals), and clipped to the values possible (win shares to [0, 1], ranks to
-[1, players]; ``arena.stats``). The ``bt_`` columns are the Bradley-Terry rating
-(``arena.ratings``): Elo points relative to the field mean with the ends of its 95%
-bootstrap interval over deals, and the probability of finishing ahead of an entry of
-average strength with the same interval's ends mapped; ``pairwise_share`` is the share of
-pairwise comparisons won (ties half), whose order the ratings follow. They are empty for
-aggregates. ``entry`` counts from 0 (the position in ``--agents``), as in the JSON; the
+decisions, rating_elo, rating_elo_low, rating_elo_high, rating_p_ahead, rating_p_ahead_low,
+rating_p_ahead_high, failures, forfeits``. Interval ends are empty without an interval
+(fewer than two deals), and clipped to the values possible (win shares to [0, 1], ranks to
+[1, players]; ``arena.stats``). The ``rating_`` columns are the Luce-choice rating of the
+winners (``arena.ratings``), ordered as the win shares: Elo points relative to the field
+mean with the ends of its 95% bootstrap interval over deals, and the model probability of
+winning a heads-up against an entry of average strength with the same interval's ends
+mapped. They are empty for aggregates. ``entry`` counts from 0 (the position in ``--agents``), as in the JSON; the
 terminal table counts entries from 1.
 """
 
@@ -51,13 +50,12 @@ CSV_COLUMNS: Final = (
     "seconds_per_decision_mean",
     "seconds_per_decision_p95",
     "decisions",
-    "bt_elo",
-    "bt_elo_low",
-    "bt_elo_high",
-    "bt_p_ahead",
-    "bt_p_ahead_low",
-    "bt_p_ahead_high",
-    "pairwise_share",
+    "rating_elo",
+    "rating_elo_low",
+    "rating_elo_high",
+    "rating_p_ahead",
+    "rating_p_ahead_low",
+    "rating_p_ahead_high",
     "failures",
     "forfeits",
 )
@@ -83,14 +81,14 @@ def _est(e: Estimate) -> list[Any]:
 
 
 def _rating_cells(rating: Rating | None) -> list[Any]:
-    """The ``bt_*`` and ``pairwise_share`` cells of one CSV row (empty without a rating)."""
+    """The ``rating_*`` cells of one CSV row (empty without a rating)."""
     if rating is None:
-        return [""] * 7
+        return [""] * 6
     if rating.low is None or rating.high is None:
         ends: list[Any] = ["", "", "", ""]
     else:
         ends = [rating.low, rating.high, p_ahead(rating.low), p_ahead(rating.high)]
-    return [rating.elo, ends[0], ends[1], rating.p_ahead, ends[2], ends[3], rating.pairwise_share]
+    return [rating.elo, ends[0], ends[1], rating.p_ahead, ends[2], ends[3]]
 
 
 def csv_rows(result: TournamentResult) -> list[dict[str, Any]]:
@@ -158,7 +156,7 @@ def rating_bars(
     result: TournamentResult,
 ) -> tuple[list[str], list[float], list[float], list[float]]:
     """The rating bars of ``write_plot``, bottom to top: labels (entries counted from 1),
-    Bradley-Terry ratings in Elo points relative to the field mean, and the distances from
+    Luce-choice ratings in Elo points relative to the field mean, and the distances from
     each rating down and up to its 95% interval's ends (0 without an interval, or where the
     interval does not reach past the rating)."""
     items = [(f"#{s.entries[0] + 1} {s.agent}", s.rating) for s in result.entries]
@@ -176,7 +174,7 @@ def rating_bars(
 def write_plot(result: TournamentResult, path: str) -> None:
     """A PNG of two panels (matplotlib, Agg backend): each entry's and each aggregate's win
     share with its 95% interval and the par line ``1/players``; below it each entry's
-    Bradley-Terry rating (Elo points relative to the field mean) with its 95% interval and
+    Luce-choice rating (Elo points relative to the field mean) with its 95% interval and
     the field mean's line at 0.
 
     Raises:
@@ -209,7 +207,7 @@ def write_plot(result: TournamentResult, path: str) -> None:
         ax_r.axvline(0.0, color="#333333", linewidth=1, label="field mean")
         ax_r.set_yticks(r_ys, r_labels)
         ax_r.set_xlabel(
-            "Bradley-Terry rating, Elo points vs the field mean, 95% bootstrap interval"
+            "rating (Luce choice of the winners), Elo points vs the field mean, 95% interval"
         )
         # centred on the field mean, wide enough for every interval (at least +-50 points)
         ends = [e - b for e, b in zip(elos, r_below)] + [e + a for e, a in zip(elos, r_above)]
@@ -296,8 +294,9 @@ def results_table(result: TournamentResult, leave_out: Sequence[str] = ()) -> An
     caption = f"par win share {1 / cfg.players:.3f}; intervals are 95% over deals"
     if "rating" not in leave_out:
         caption += (
-            "; rating: Bradley-Terry over all games, Elo points vs the field mean "
-            "(+100: ahead of an average entry 64% of the time)"
+            "; rating: Luce choice of the winners over all games, ordered as the win shares, "
+            "Elo points vs the field mean (+100: wins a heads-up against an average entry "
+            "64% of the time)"
         )
     if leave_out:
         caption += f"; left out for the terminal width: {', '.join(leave_out)} (see --json, --csv)"

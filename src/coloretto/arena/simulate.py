@@ -42,9 +42,9 @@ from .driver import start_game
 from .failures import (
     DEFAULT_FAILURE_POLICY,
     SeatPlayer,
+    arena_policy,
     deliver_results,
     failure_info,
-    fallback_factory,
     parse_failure_policy,
     play_with_policy,
 )
@@ -195,8 +195,7 @@ def play_game_outcome(
     try:
         for seat, spec in enumerate(agent_specs):
             primary = make_agent(spec, seat_seed(spec, gseed, seat), budget)
-            fallback = fallback_factory(on_engine_failure, fallback_seed(gseed, seat), budget)
-            players.append(SeatPlayer(primary, fallback, record_failure))
+            players.append(SeatPlayer(primary, arena_policy(on_engine_failure), record_failure, fallback_seed(gseed, seat), budget))
         game = start_game(rules, gseed, list(agent_specs), preset_name=preset_name)
         forfeit = play_with_policy(game, players)
         scores = game.state.totals()

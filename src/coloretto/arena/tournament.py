@@ -26,10 +26,11 @@ Method
 - **Time per decision:** wall-clock seconds of each ``act`` call (forced moves with a single
   legal action are not asked), pooled per entry: mean and 95th percentile (linear
   interpolation).
-- **Ratings:** one Bradley-Terry fit over every game's pairwise results (ties half a win
-  each way), on the Elo scale relative to the field mean, with 95% percentile-bootstrap
-  intervals over deals (bootstrap seed ``derive_seed(root, SAMPLE)``); independent of
-  the order of the games, and ordered as the entries' pairwise shares (``ratings``).
+- **Ratings:** one maximum-likelihood fit of a Luce choice model of each game's winner
+  (ties split) over every game, on the Elo scale relative to the field mean, with 95%
+  percentile-bootstrap intervals over deals (bootstrap seed ``derive_seed(root, SAMPLE)``);
+  independent of the order of the games, and ordered exactly as the entries' win shares
+  (every entry sits at every table; ``ratings``).
 - **Engine failures** (``EngineFailure`` of an external engine, including a failure to
   start; the policy is shared with ``coloretto simulate``: ``arena.failures``): with
   ``on_engine_failure="forfeit"`` the game stops; the failing seat gets win
@@ -56,16 +57,16 @@ from ..engine.seeds import AGENT, ENGINE, FALLBACK, GAME, SAMPLE, derive_seed, o
 from .driver import start_game
 from .failures import (
     SeatPlayer,
+    arena_policy,
     deliver_results,
     failure_info,
-    fallback_factory,
     parse_failure_policy,
     play_with_policy,
 )
 from .ratings import Rating, method, rate_games
 from .stats import WIN_SHARE_RANGE, Estimate, game_outcome, mean_ci
 
-RESULT_FORMAT: Final = "coloretto-tournament/2"
+RESULT_FORMAT: Final = "coloretto-tournament/3"
 
 log = logging.getLogger(__name__)
 
@@ -325,8 +326,7 @@ def play_game(task: GameTask) -> GameResult:
     try:
         for seat in range(n):
             primary = build_agent(task.specs[seat], task.agent_seeds[seat], cfg)
-            fallback = fallback_factory(policy, task.fallback_seeds[seat], cfg.budget)
-            players.append(SeatPlayer(primary, fallback, record_failure))
+            players.append(SeatPlayer(primary, arena_policy(policy), record_failure, task.fallback_seeds[seat], cfg.budget))
         names = [f"{spec}#{entry}" for spec, entry in zip(task.specs, task.entries)]
         game = start_game(cfg.rules, task.deal_seed, names, preset_name=cfg.preset)
         forfeit = play_with_policy(game, players)
@@ -368,7 +368,7 @@ class Summary:
         win_share, score, margin, rank: ``Estimate`` over deals (module docstring).
         decision_mean, decision_p95: seconds per decision (``None`` without decisions).
         decisions: number of timed decisions.
-        rating: Bradley-Terry rating with its 95% interval (per-entry summaries only;
+        rating: Luce-choice rating with its 95% interval (per-entry summaries only;
             ``ratings``).
         failures: engine failures; forfeits: games forfeited.
     """
@@ -398,7 +398,7 @@ class Summary:
             "mean_margin": self.margin.to_json(),
             "mean_rank": self.rank.to_json(),
             "decisions": self.decisions,
-            "bt_rating": None if self.rating is None else self.rating.to_json(),
+            "rating": None if self.rating is None else self.rating.to_json(),
             "failures": self.failures,
             "forfeits": self.forfeits,
         }
@@ -433,7 +433,7 @@ class TournamentResult:
         return [f for g in self.games for f in g.failures]
 
     def to_json(self, *, timings: bool = True) -> dict[str, Any]:
-        """The ``coloretto-tournament/2`` JSON object. ``timings=False`` leaves out every
+        """The ``coloretto-tournament/3`` JSON object. ``timings=False`` leaves out every
         wall-clock field and the run's parallel settings (what may differ between two runs of
         the same configuration)."""
         out: dict[str, Any] = {

@@ -37,7 +37,7 @@ from typing import Any
 
 from rich.console import Console
 
-from ..agents.advisor import Advice, advise, is_mistake, same_position_groups
+from ..agents.advisor import EVALUATORS, Advice, advise, is_mistake, same_position_groups
 from ..agents.base import Budget
 from ..engine import actions as A
 from ..engine.actions import Action
@@ -48,7 +48,7 @@ from ..engine.state import PLACE, GameState
 from .main import UsageError
 from .replay import action_label, read_record_file
 
-DEFAULT_BUDGET = "600"
+DEFAULT_BUDGET = "2000"
 """Samples (search iterations) per decision, shared evenly among its distinct actions."""
 
 MISTAKE_RULE = (
@@ -84,13 +84,20 @@ def register(subparsers: Any) -> None:
         "--budget",
         default=DEFAULT_BUDGET,
         help="advisor budget per decision: samples (search iterations, shared evenly among "
-        f"the distinct actions; reproducible), e.g. '600' (the default, {DEFAULT_BUDGET}), "
+        f"the actions; reproducible), e.g. '600' (the default is {DEFAULT_BUDGET}), "
         "or seconds ('0.5s', '500ms'; depends on the machine, not reproducible)",
     )
     p.add_argument(
         "--top", type=int, default=3, metavar="N", help="mistakes listed per seat (default 3)"
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the advisor's sampling (default 0)")
+    p.add_argument(
+        "--evaluator",
+        choices=EVALUATORS,
+        default="auto",
+        help="the advisor's search: auto (the strongest installed, default), ismcts-value, "
+        "ismcts (compiled, the 'fast' extra) or mcts (the reference search)",
+    )
     p.set_defaults(func=run)
 
 
@@ -132,7 +139,11 @@ def _ci(interval: tuple[float, float] | None, digits: int) -> list[float] | None
 
 
 def analyze_record(
-    record: Any, budget: Budget, seed: int = 0, progress: Progress | None = None
+    record: Any,
+    budget: Budget,
+    seed: int = 0,
+    progress: Progress | None = None,
+    evaluator: str = "auto",
 ) -> dict[str, Any]:
     """Evaluate every decision of a valid ``record`` (module docstring).
 
@@ -141,6 +152,7 @@ def analyze_record(
         budget: the advisor's budget per decision (``advise``).
         seed: seed of the advisor; decision ``i`` of entry ``k`` uses ``seed + k``.
         progress: called as ``progress(entries_done, entries_total)`` after each entry.
+        evaluator: the advisor's search (``advisor.EVALUATORS``).
 
     Returns:
         ``{"seats": [names], "decisions": [...], "scores": [...] or None}``; each decision
@@ -148,7 +160,7 @@ def analyze_record(
         "chosen_action", "best_action", "win_prob_chosen", "win_prob_best",
         "win_prob_chosen_ci95", "win_prob_best_ci95", "win_prob_loss", "margin_chosen",
         "margin_best", "margin_chosen_ci95", "margin_best_ci95", "samples_chosen",
-        "samples_best", "same_as_best", "mistake", "legal", "distinct"}``:
+        "samples_best", "evaluator", "same_as_best", "mistake", "legal", "distinct"}``:
         ``same_as_best`` true when the chosen action leads to the best action's position
         (then the loss is 0), ``chosen``/``best`` readable
         (rows from 1), ``*_action`` in JSON form (rows from 0), ``*_ci95`` the 95% intervals
@@ -174,7 +186,9 @@ def analyze_record(
             legal = state.legal_actions()
             # A decision whose actions all lead to the same position is no choice.
             if len(same_position_groups(state, legal)) > 1:
-                advice = advise(observe(state, seat), legal, budget, seed=seed + index)
+                advice = advise(
+                    observe(state, seat), legal, budget, seed=seed + index, evaluator=evaluator
+                )
                 best = advice[0]
                 mine = next(a for a in advice if a.action == action)
                 same = best.same_position(action)
@@ -201,6 +215,7 @@ def analyze_record(
                         "margin_best_ci95": _ci(best.margin_interval, 2),
                         "samples_chosen": mine.samples,
                         "samples_best": best.samples,
+                        "evaluator": best.evaluator,
                         "same_as_best": same,
                         "mistake": is_mistake(best, mine),
                         "legal": len(legal),
@@ -264,6 +279,7 @@ def _print_text(args: argparse.Namespace, budget: Budget, analysis: dict[str, An
         spent = f"{budget.iterations} samples per decision, seed {args.seed}"
     else:
         spent = f"{args.budget} per decision (a time budget: not reproducible), seed {args.seed}"
+    spent += f", evaluator {_evaluators(analysis)}"
     console.print(
         f"{args.record}: {len(analysis['decisions'])} decisions analysed ({spent})"
         + (
@@ -319,17 +335,24 @@ def _print_text(args: argparse.Namespace, budget: Budget, analysis: dict[str, An
                 )
 
 
+def _evaluators(analysis: dict[str, Any]) -> str:
+    """The searches that made the analysis' estimates, ``"+"``-joined (``"ismcts-value"``,
+    or ``"ismcts-value+mcts"`` with starting-colour choices); ``"none"`` without decisions."""
+    names = sorted({d["evaluator"] for d in analysis["decisions"]})
+    return "+".join(names) or "none"
+
+
 def analysis_is_match(analysis: dict[str, Any]) -> bool:
     """True when the analysed record holds more than one game (a match)."""
     return any(d["game"] > 1 for d in analysis["decisions"])
 
 
 def _analyze_with_progress(
-    record: Any, budget: Budget, seed: int, show: bool
+    record: Any, budget: Budget, seed: int, show: bool, evaluator: str = "auto"
 ) -> dict[str, Any]:
     """``analyze_record`` with a rich progress bar on standard error when ``show``."""
     if not show:
-        return analyze_record(record, budget, seed)
+        return analyze_record(record, budget, seed, evaluator=evaluator)
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -355,7 +378,7 @@ def _analyze_with_progress(
         def step(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        return analyze_record(record, budget, seed, step)
+        return analyze_record(record, budget, seed, step, evaluator)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -369,7 +392,8 @@ def run(args: argparse.Namespace) -> int:
     record = read_record_file(args.record)
     try:
         analysis = _analyze_with_progress(
-            record, budget, args.seed, show=not args.json and sys.stderr.isatty()
+            record, budget, args.seed, show=not args.json and sys.stderr.isatty(),
+            evaluator=args.evaluator,
         )
     except ValueError as exc:
         print(f"coloretto analyze: {args.record}: {exc}", file=sys.stderr)
@@ -382,6 +406,7 @@ def run(args: argparse.Namespace) -> int:
                     "budget": args.budget,
                     "reproducible": budget.seconds is None,
                     "seed": args.seed,
+                    "evaluator": _evaluators(analysis),
                     "mistake_rule": MISTAKE_RULE,
                     "scores": analysis["scores"],
                     "seats": summarize(analysis, args.top),

@@ -4,6 +4,8 @@
   benchmark-policy playouts of the engine (``coloretto.arena.bench``), with limit.c compiled
   and run in the same run for the ratio.
 - ``coloretto bench score [--seconds S] [--json]``: optimal scorings per second.
+- ``coloretto bench env [--envs 4096] [--players 4] [--edition E] [--seconds 5] [--threads T]
+  [--json]``: steps per second of the batched environment (``coloretto.envs.vector``).
 - ``coloretto bench mcts [--players 4] [--positions 6] [--seconds 2] [--evaluation E]
   [--reference] [--json] [--no-limit]``: iterations per second of the compiled search
   (``coloretto.arena.bench_search``), with limit.c's games per second from the same run.
@@ -116,6 +118,31 @@ def register(subparsers: Any) -> None:
     )
     mc.add_argument("--json", action="store_true", help="print one JSON object")
     mc.set_defaults(func=run_mcts)
+    ev = sub.add_parser(
+        "env",
+        help="steps per second of the batched environment (observations and masks)",
+        description=(
+            "Step N games at once in the batched environment (coloretto.envs.vector) with "
+            "random legal actions (drawn by a separate compiled kernel inside the timed "
+            "loop) and report environment steps per second, each with the observation "
+            "tensor and the action mask of the seat to move."
+        ),
+    )
+    ev.add_argument("--envs", type=int, default=4096, help="games stepped at once (default 4096)")
+    ev.add_argument("--players", type=int, default=4, help="players, 2 to 5 (default 4)")
+    ev.add_argument(
+        "--edition", choices=("classic", "modern"), default="classic", help="default classic"
+    )
+    ev.add_argument("--seconds", type=float, default=5.0, help="timed seconds (default 5)")
+    ev.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="Numba threads (default 1; more pay only on an idle machine)",
+    )
+    ev.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    ev.add_argument("--json", action="store_true", help="print one JSON object")
+    ev.set_defaults(func=run_env)
 
 
 def run_playout(args: argparse.Namespace) -> int:
@@ -263,5 +290,46 @@ def run_mcts(args: argparse.Namespace) -> int:
         print(f"limit.c: not measured: {report['limit_note']}")
     load = report["load_average"]
     if load is not None:
+        print(f"load average during the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    return 0
+
+
+def run_env(args: argparse.Namespace) -> int:
+    """``bench env``: exit 0 with the figures; 2 on bad input."""
+    if not 1 <= args.envs <= 1 << 22:
+        raise UsageError(f"--envs must be 1 to {1 << 22}, not {args.envs}")
+    if not 2 <= args.players <= 5:
+        raise UsageError(f"--players must be 2 to 5, not {args.players}")
+    if not 0 < args.seconds <= MAX_SCORE_SECONDS:  # also refuses nan and inf
+        raise UsageError(
+            f"--seconds must be a number of seconds above 0 and at most {MAX_SCORE_SECONDS}, "
+            f"not {args.seconds}"
+        )
+    if not 1 <= args.threads <= 256:
+        raise UsageError(f"--threads must be 1 to 256, not {args.threads}")
+    from ..envs.vector import bench_vector
+
+    try:
+        report = bench_vector(
+            args.envs,
+            args.players,
+            args.seconds,
+            seed=args.seed,
+            threads=args.threads,
+            edition=args.edition,
+        )
+    except ColorettoError as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(
+        f"batched environment: envs={report['envs']} players={report['players']} "
+        f"threads={report['threads']} steps_per_s={report['steps_per_s']:.0f} "
+        f"(step alone {report['step_steps_per_s']:.0f}) games_per_s={report['games_per_s']:.0f}"
+    )
+    print(f"actions: {report['actions']}")
+    load = report["load_average"]
+    if isinstance(load, list):
         print(f"load average during the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     return 0

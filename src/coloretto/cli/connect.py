@@ -35,8 +35,18 @@ import re
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
+
+from ..agents.base import Budget
+from ..agents.external import EngineFailure, ExternalAgent
+from ..arena.driver import FailurePolicy, ask, deliver_results
+from ..engine.actions import Action
+from ..engine.errors import ColorettoError
+from ..engine.observation import Observation
+from ..engine.rules import Rules
+from .main import UsageError
 
 ID_PATTERNS = (r"/table/([A-Za-z0-9_-]{1,16})/?$", r"/api/tables/([A-Za-z0-9_-]{1,16})/?$",
                r"/ws/tables/([A-Za-z0-9_-]{1,16})/?$", r"/replay/([A-Za-z0-9_-]{1,16})/?$")
@@ -87,8 +97,6 @@ def parse_table_url(url: str) -> tuple[str, str, str]:
     Raises:
         UsageError: not an http(s) URL naming a table.
     """
-    from .main import UsageError
-
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise UsageError(f"{url!r} is not an http:// or https:// link to a table")
@@ -125,17 +133,6 @@ def outcome_json(
             "hand_over": hand_over, "table_url": table_url, "result": None}
 
 
-class _Observation:
-    """The server's observation JSON in the shape ``ExternalAgent.act`` reads."""
-
-    def __init__(self, data: dict[str, Any]) -> None:
-        self.data = data
-        self.seat = data.get("seat")
-
-    def to_json(self) -> dict[str, Any]:
-        return self.data
-
-
 def _error_text(r: Any) -> str:
     """``code: message`` of an HTTP error answer of the server (docs/web-api.md)."""
     try:
@@ -145,32 +142,249 @@ def _error_text(r: Any) -> str:
         return f"HTTP {r.status_code}"
 
 
-def run(args: argparse.Namespace) -> int:
-    """Play the seat until the game ends (module docstring for the order of things).
+@dataclass
+class _Libraries:
+    """The ``web`` extra's client libraries, loaded once (``require`` explains a missing one)."""
 
-    Exit status: 0 the game ended; 1 the engine failed during the game (seat handed to the
-    fallback) or the server refused us; 2 bad arguments, an unreachable/closed table, or an
-    engine that could not start (nothing joined).
+    httpx: Any
+    ws_connect: Any
+    lost: tuple[type[BaseException], ...]
+    invalid_uri: type[BaseException]
+
+    @classmethod
+    def load(cls) -> _Libraries:
+        from .._optional import require
+
+        httpx = require("httpx", "web", "coloretto connect")
+        errors = require("websockets.exceptions", "web", "coloretto connect")
+        connect = require("websockets.sync.client", "web", "coloretto connect").connect
+        lost = (errors.ConnectionClosed, OSError, errors.InvalidHandshake, TimeoutError)
+        return cls(httpx, connect, lost, errors.InvalidURI)
+
+
+@dataclass
+class _Client:
+    """One run of ``coloretto connect``: the table, the engine and the seat it plays.
+
+    The engine is asked through the driver (``arena.driver.ask``, with the observation read
+    by ``Observation.from_json``); its failure policy is ``fallback:AGENT`` (``--fallback``)
+    covering engine failures, carried out by handing the seat to the server's computer
+    player ``AGENT``.
     """
-    from .._optional import require
-    from .main import UsageError
 
-    httpx = require("httpx", "web", "coloretto connect")
-    ws_errors = require("websockets.exceptions", "web", "coloretto connect")
-    ConnectionClosed = ws_errors.ConnectionClosed
-    InvalidHandshake = ws_errors.InvalidHandshake
-    InvalidURI = ws_errors.InvalidURI
-    ws_connect = require("websockets.sync.client", "web", "coloretto connect").connect
-    from ..agents.base import Budget
-    from ..agents.external import EngineFailure, ExternalAgent
+    args: argparse.Namespace
+    lib: _Libraries
+    base: str
+    ws_base: str
+    table_id: str
+    agent: ExternalAgent
+    policy: FailurePolicy
+    token: str | None = None
+    seat: int | None = None
+    greeted: bool = False
+    started_for: Any = None
+    first_state: bool = True
+
+    @property
+    def table_url(self) -> str:
+        return f"{self.base}/table/{self.table_id}"
+
+    def emit(self, obj: dict[str, Any]) -> None:
+        if self.args.json:
+            print(json.dumps(obj))
+
+    def not_started(self, exc: EngineFailure, joined: bool) -> UsageError:
+        """Report an engine that failed its handshake (nothing is played for it)."""
+        self.emit(outcome_json(table=self.table_id, seat=self.seat, joined=joined, failure=exc.to_json(),
+                               hand_over=None, table_url=self.table_url))
+        where = "seat left as it was" if joined else "the table was not joined"
+        return UsageError(f"{exc} ({where})")
+
+    def greet(self, seat: int, rules_json: Any, joined: bool) -> None:
+        """The engine's ``hello``/``ready`` for ``seat`` under the table's rules."""
+        try:
+            rules = Rules.from_dict(rules_json)
+        except ColorettoError as exc:
+            raise UsageError(f"table {self.table_id} has rules this client does not know: {exc}") from None
+        self.seat = seat
+        try:
+            self.agent.reset(seat, rules)
+        except EngineFailure as exc:
+            raise self.not_started(exc, joined) from None
+        self.greeted = True
+
+    # ----- 2. start the engine, 3. then join --------------------------------------------------
+    def get_table(self) -> dict[str, Any]:
+        httpx = self.lib.httpx
+        try:
+            r = httpx.get(f"{self.base}/api/tables/{self.table_id}", timeout=10)
+        except httpx.HTTPError as exc:
+            raise UsageError(f"cannot reach {self.base}: {exc}") from None
+        if r.status_code != 200:
+            raise UsageError(f"table {self.table_id} at {self.base}: {_error_text(r)}")
+        data: dict[str, Any] = r.json()
+        return data
+
+    def open_seat(self, table: dict[str, Any]) -> int:
+        """The seat to take at ``table`` (``--seat`` or the first open one)."""
+        if table["status"] != "open":
+            raise UsageError(f"table {self.table_id} is {table['status']}: it takes no more players "
+                             "(use --token to come back to a seat you hold)")
+        open_seats = [s["seat"] for s in table["seats"] if s["kind"] == "open"]
+        want: int | None = self.args.seat
+        if want is not None and want not in open_seats:
+            raise UsageError(f"seat {want} is not open at table {self.table_id} "
+                             f"(open seats: {', '.join(map(str, open_seats)) or 'none'})")
+        if not open_seats:
+            raise UsageError(f"table {self.table_id} has no open seat")
+        return want if want is not None else int(open_seats[0])
+
+    def join(self) -> None:
+        """Greet the engine for the seat to take, then take it (retrying when someone else
+        takes the chosen seat first and no ``--seat`` was given)."""
+        httpx = self.lib.httpx
+        for attempt in range(JOIN_ATTEMPTS):
+            table = self.get_table()
+            want = self.open_seat(table)
+            if want != self.seat or not self.greeted:
+                self.greet(want, table["rules"], joined=False)
+                print(f"engine {self.agent.engine_name or self.args.engine!r} ready for seat {want}", file=sys.stderr)
+            try:
+                r = httpx.post(f"{self.base}/api/tables/{self.table_id}/join",
+                               json={"name": self.args.name, "seat": want}, timeout=10)
+            except httpx.HTTPError as exc:
+                raise UsageError(f"cannot reach {self.base}: {exc}") from None
+            if r.status_code == 200:
+                joined = r.json()
+                self.token, self.seat = joined["token"], joined["seat"]
+                print(f"seated at table {self.table_id}, seat {self.seat} (token {self.token})", file=sys.stderr)
+                return
+            if not (r.status_code == 409 and self.args.seat is None and attempt + 1 < JOIN_ATTEMPTS):
+                break
+        raise UsageError(f"joining table {self.table_id} failed: {_error_text(r)}")
+
+    # ----- 3. play ----------------------------------------------------------------------------
+    def open_ws(self) -> Any:
+        """A context manager: the table's WebSocket."""
+        return self.lib.ws_connect(f"{self.ws_base}/ws/tables/{self.table_id}", open_timeout=10)
+
+    def hello(self, ws: Any) -> None:
+        ws.send(json.dumps({"type": "hello", "token": self.token}))
+
+    def play(self) -> int:
+        """Play on the table's WebSocket until the game ends, re-opening a lost connection
+        with backoff; the exit status."""
+        failures = 0
+        while True:
+            try:
+                with self.open_ws() as ws:
+                    self.hello(ws)
+                    failures = 0
+                    for raw in ws:
+                        status = self.on_message(ws, json.loads(raw))
+                        if status is not None:
+                            return status
+            except self.lib.lost as exc:
+                failures += 1
+                if failures > 30:
+                    print(f"connection lost for good: {exc}", file=sys.stderr)
+                    return 1
+                time.sleep(min(5.0, 0.5 * failures))  # reconnect with backoff
+            except self.lib.invalid_uri as exc:
+                raise UsageError(str(exc)) from None
+
+    def on_message(self, ws: Any, msg: dict[str, Any]) -> int | None:
+        """Handle one server message; an exit status ends the run."""
+        kind = msg.get("type")
+        if kind == "welcome":
+            if msg["seat"] is None:
+                raise UsageError("the server gave no seat for this token")
+            self.seat = msg["seat"]
+        elif kind == "error":
+            print(f"server: {msg.get('code')}: {msg.get('message')}", file=sys.stderr)
+            if msg.get("code") == "bad_token":
+                if self.args.token is not None:
+                    raise UsageError(f"--token is not a seat token of table {self.table_id}")
+                return 1
+        elif kind == "state":
+            return self.on_state(ws, msg)
+        return None
+
+    def on_state(self, ws: Any, msg: dict[str, Any]) -> int | None:
+        """A ``state`` message: the end of the game, or a decision of ours to answer."""
+        obs = msg["observation"]
+        if msg["status"] == "finished":
+            return self.finished(msg["result"])
+        if self.first_state:
+            self.first_state = False
+            if not self.greeted:  # --token: the seat is known now
+                self.greet(self.my_seat(), obs["rules"], joined=True)
+            self.started_for = obs.get("game")
+        if not msg["legal"]:
+            return None
+        try:
+            if self.started_for != obs.get("game"):  # the next game of a match
+                self.agent.reset(self.my_seat(), Rules.from_dict(obs["rules"]))
+                self.started_for = obs.get("game")
+            action = ask(self.agent, self.observation(obs), [Action.from_json(a) for a in msg["legal"]])
+        except Exception as exc:
+            if not self.policy.handles(exc):
+                raise
+            return self.fail_over(ws, exc)
+        ws.send(json.dumps({"type": "action", "action": action.to_json(), "version": msg["version"]}))
+        return None
+
+    def my_seat(self) -> int:
+        if self.seat is None:
+            raise UsageError("the server has not said which seat this token holds")
+        return self.seat
+
+    def observation(self, data: Any) -> Observation:
+        """The server's observation JSON read back (``Observation.from_json``)."""
+        try:
+            return Observation.from_json(data)
+        except ColorettoError as exc:
+            raise UsageError(f"the server sent an observation this client cannot read: {exc}") from None
+
+    def finished(self, res: dict[str, Any]) -> int:
+        """The game ended: tell the engine, print the result; exit status 0."""
+        deliver_results([self.agent], res["scores"], res["winners"])
+        if self.args.json:
+            print(json.dumps({"outcome": "finished", "table": self.table_id, "seat": self.seat, **res}))
+        else:
+            print(f"game over: scores {res['scores']}, ranks {res['ranks']}; you were seat {self.seat}")
+        return 0
+
+    def fail_over(self, ws: Any, exc: Exception) -> int:
+        """The engine failed while the seat is held: the policy's fallback takes the seat
+        (a hand-over to the server's computer player); report; exit status 1."""
+        seat, fallback = self.my_seat(), self.policy.agent
+        assert self.token is not None and fallback is not None and isinstance(exc, EngineFailure)
+        print(f"engine failed: {exc}; handing seat {seat} to {fallback}", file=sys.stderr)
+        done, error = _hand_over(ws, self.open_ws, self.hello, seat, fallback, self.lib.lost)
+        if done:
+            print(f"seat {seat} is now played by {fallback}; the game goes on at {self.table_url}", file=sys.stderr)
+        else:
+            print(f"could not hand seat {seat} over: {error}; hand it over at {self.table_url} "
+                  f"or come back with --token {self.token}", file=sys.stderr)
+        self.emit(outcome_json(table=self.table_id, seat=seat, joined=True, failure=exc.to_json(),
+                               hand_over={"agent": fallback, "done": done, "error": error},
+                               table_url=self.table_url))
+        return 1
+
+
+def _client(args: argparse.Namespace) -> _Client:
+    """Check everything that can be checked before touching the table, and start the
+    engine's program (step 1 of the module docstring).
+
+    Raises:
+        UsageError: a bad link, ``--time``, ``--fallback``, ``--seat``/``--token`` or engine
+            command line.
+    """
     from ..agents.registry import PEOPLE_OPPONENTS
-    from ..engine.actions import Action
-    from ..engine.errors import ColorettoError
-    from ..engine.rules import Rules
 
-    # ----- 1. everything that can be checked before touching the table ----------------------------
+    lib = _Libraries.load()
     base, ws_base, table_id = parse_table_url(args.url)
-    table_url = f"{base}/table/{table_id}"
     try:
         budget = Budget.parse(args.time)
     except ValueError as exc:
@@ -186,159 +400,24 @@ def run(args: argparse.Namespace) -> int:
         agent = ExternalAgent(args.engine, budget=budget)
     except ColorettoError as exc:
         raise UsageError(f"--engine: {exc}") from None
+    policy = FailurePolicy("fallback", args.fallback, covers="engines")
+    return _Client(args, lib, base, ws_base, table_id, agent, policy, token=args.token)
 
-    def emit(obj: dict[str, Any]) -> None:
-        if args.json:
-            print(json.dumps(obj))
 
-    def not_started(exc: EngineFailure, seat: int | None, joined: bool) -> UsageError:
-        emit(outcome_json(table=table_id, seat=seat, joined=joined, failure=exc.to_json(), hand_over=None,
-                          table_url=table_url))
-        where = "seat left as it was" if joined else "the table was not joined"
-        return UsageError(f"{exc} ({where})")
+def run(args: argparse.Namespace) -> int:
+    """Play the seat until the game ends (module docstring for the order of things).
 
-    def get_table() -> dict[str, Any]:
-        try:
-            r = httpx.get(f"{base}/api/tables/{table_id}", timeout=10)
-        except httpx.HTTPError as exc:
-            raise UsageError(f"cannot reach {base}: {exc}") from None
-        if r.status_code != 200:
-            raise UsageError(f"table {table_id} at {base}: {_error_text(r)}")
-        data: dict[str, Any] = r.json()
-        return data
-
+    Exit status: 0 the game ended; 1 the engine failed during the game (seat handed to the
+    fallback) or the server refused us; 2 bad arguments, an unreachable/closed table, or an
+    engine that could not start (nothing joined).
+    """
+    client = _client(args)
     try:
-        token: str | None = args.token
-        seat: int | None = None
-        greeted = False  # the engine answered hello for the seat and game about to be played
-        if token is None:
-            # ----- 2. start the engine, 3. then join ----------------------------------------------
-            for attempt in range(JOIN_ATTEMPTS):
-                table = get_table()
-                if table["status"] != "open":
-                    raise UsageError(f"table {table_id} is {table['status']}: it takes no more players "
-                                     "(use --token to come back to a seat you hold)")
-                open_seats = [s["seat"] for s in table["seats"] if s["kind"] == "open"]
-                if args.seat is not None and args.seat not in open_seats:
-                    raise UsageError(f"seat {args.seat} is not open at table {table_id} "
-                                     f"(open seats: {', '.join(map(str, open_seats)) or 'none'})")
-                if not open_seats:
-                    raise UsageError(f"table {table_id} has no open seat")
-                want = args.seat if args.seat is not None else open_seats[0]
-                if want != seat or not greeted:
-                    try:
-                        rules = Rules.from_dict(table["rules"])
-                    except ColorettoError as exc:
-                        raise UsageError(f"table {table_id} has rules this client does not know: {exc}") from None
-                    seat = want
-                    try:
-                        agent.reset(seat, rules)
-                    except EngineFailure as exc:
-                        raise not_started(exc, seat, joined=False) from None
-                    greeted = True
-                    print(f"engine {agent.engine_name or args.engine!r} ready for seat {seat}", file=sys.stderr)
-                try:
-                    r = httpx.post(f"{base}/api/tables/{table_id}/join", json={"name": args.name, "seat": seat},
-                                   timeout=10)
-                except httpx.HTTPError as exc:
-                    raise UsageError(f"cannot reach {base}: {exc}") from None
-                if r.status_code == 200:
-                    break
-                if r.status_code == 409 and args.seat is None and attempt + 1 < JOIN_ATTEMPTS:
-                    continue  # someone was faster: look again
-                raise UsageError(f"joining table {table_id} failed: {_error_text(r)}")
-            joined = r.json()
-            token, seat = joined["token"], joined["seat"]
-            print(f"seated at table {table_id}, seat {seat} (token {token})", file=sys.stderr)
-        assert token is not None
-
-        def open_ws() -> Any:
-            """A context manager: the table's WebSocket (say hello on entering)."""
-            return ws_connect(f"{ws_base}/ws/tables/{table_id}", open_timeout=10)
-
-        def hello(ws: Any) -> None:
-            ws.send(json.dumps({"type": "hello", "token": token}))
-
-        def fail_over(ws: Any, exc: EngineFailure) -> int:
-            """The engine failed while the seat is held: hand it to the fallback, report, exit 1."""
-            assert seat is not None and token is not None
-            print(f"engine failed: {exc}; handing seat {seat} to {args.fallback}", file=sys.stderr)
-            done, error = _hand_over(ws, open_ws, hello, seat, args.fallback,
-                                     (ConnectionClosed, OSError, InvalidHandshake, TimeoutError))
-            if done:
-                print(f"seat {seat} is now played by {args.fallback}; the game goes on at {table_url}", file=sys.stderr)
-            else:
-                print(f"could not hand seat {seat} over: {error}; hand it over at {table_url} "
-                      f"or come back with --token {token}", file=sys.stderr)
-            emit(outcome_json(table=table_id, seat=seat, joined=True, failure=exc.to_json(),
-                              hand_over={"agent": args.fallback, "done": done, "error": error}, table_url=table_url))
-            return 1
-
-        # ----- 3. play -----------------------------------------------------------------------------
-        started_for: Any = None  # the game (observation "game") the engine was greeted for
-        first_state = True
-        failures = 0
-        while True:
-            try:
-                with open_ws() as ws:
-                    hello(ws)
-                    failures = 0
-                    for raw in ws:
-                        msg = json.loads(raw)
-                        kind = msg.get("type")
-                        if kind == "welcome":
-                            if msg["seat"] is None:
-                                raise UsageError("the server gave no seat for this token")
-                            seat = msg["seat"]
-                        elif kind == "error":
-                            print(f"server: {msg.get('code')}: {msg.get('message')}", file=sys.stderr)
-                            if msg.get("code") == "bad_token":
-                                if args.token is not None:
-                                    raise UsageError(f"--token is not a seat token of table {table_id}")
-                                return 1
-                        elif kind == "state":
-                            obs = msg["observation"]
-                            if msg["status"] == "finished":
-                                res = msg["result"]
-                                try:
-                                    agent.result(res["scores"], res["winners"])
-                                except EngineFailure:
-                                    pass
-                                if args.json:
-                                    print(json.dumps({"outcome": "finished", "table": table_id, "seat": seat, **res}))
-                                else:
-                                    print(f"game over: scores {res['scores']}, ranks {res['ranks']}; you were seat {seat}")
-                                return 0
-                            if first_state:
-                                first_state = False
-                                if not greeted:  # --token: the seat is known now
-                                    try:
-                                        agent.reset(int(seat), Rules.from_dict(obs["rules"]))  # type: ignore[arg-type]
-                                    except EngineFailure as exc:
-                                        raise not_started(exc, seat, joined=True) from None
-                                    greeted = True
-                                started_for = obs.get("game")
-                            if not msg["legal"]:
-                                continue
-                            try:
-                                if started_for != obs.get("game"):  # the next game of a match
-                                    agent.reset(int(seat), Rules.from_dict(obs["rules"]))  # type: ignore[arg-type]
-                                    started_for = obs.get("game")
-                                legal = [Action.from_json(a) for a in msg["legal"]]
-                                action = agent.act(_Observation(obs), legal)  # type: ignore[arg-type]
-                            except EngineFailure as exc:
-                                return fail_over(ws, exc)
-                            ws.send(json.dumps({"type": "action", "action": action.to_json(), "version": msg["version"]}))
-            except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError) as exc:
-                failures += 1
-                if failures > 30:
-                    print(f"connection lost for good: {exc}", file=sys.stderr)
-                    return 1
-                time.sleep(min(5.0, 0.5 * failures))  # reconnect with backoff
-            except InvalidURI as exc:
-                raise UsageError(str(exc)) from None
+        if client.token is None:
+            client.join()
+        return client.play()
     finally:
-        agent.close()
+        client.agent.close()
 
 
 def _hand_over(

@@ -74,7 +74,7 @@ def package_version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser with every available subcommand."""
+    """The full argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
         prog="coloretto", description="Coloretto: play, score, replay, simulate and analyse."
     )
@@ -88,13 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=SubcommandParser)
     sub.required = True
     for name in SUBCOMMANDS:
-        try:
-            module = importlib.import_module(f"coloretto.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"coloretto.cli.{name}":
-                continue  # subcommand not built in this installation
-            raise
-        module.register(sub)
+        importlib.import_module(f"coloretto.cli.{name}").register(sub)
     return parser
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from ..engine import actions as A
 from ..engine.cards import CARD_NAMES
 from ..engine.errors import InvalidRecordError
-from ..engine.perft import perft
+from ..engine.perft import perft, perft_moves
 from ..engine.record import load_game
 from ..engine.state import GameState
 from .main import UsageError
@@ -59,17 +59,12 @@ def first_moves(state: GameState) -> list[tuple[dict[str, Any], str, GameState]]
     "row": 0}``), ``text`` the readable form with rows counted from 1 as people count
     (``"draw green -> row 3"``, ``"take row 1"``)."""
     out: list[tuple[dict[str, Any], str, GameState]] = []
-    for code in state.legal_codes():
-        child = state.copy()
-        child.apply_code(code)
-        if code == A.DRAW:
-            name = CARD_NAMES[child.drawn]
-            for place in child.legal_codes():
-                grand = child.copy()
-                grand.apply_code(place)
-                row = place - A.PLACE0
-                entry = {"action": "draw", "card": name, "row": row}
-                out.append((entry, f"draw {name} -> row {row + 1}", grand))
+    for code, drawn, child in perft_moves(state):
+        if drawn is not None:
+            name = CARD_NAMES[drawn]
+            row = code - A.PLACE0
+            entry = {"action": "draw", "card": name, "row": row}
+            out.append((entry, f"draw {name} -> row {row + 1}", child))
         else:
             action = A.decode(code)
             out.append((action.to_json(), str(action), child))

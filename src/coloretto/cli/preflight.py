@@ -28,8 +28,9 @@ def _specs(text: str | None) -> list[str]:
 
 def _searches(spec: str) -> bool:
     """True when the agent ``spec`` (a name or a difficulty) uses the fast core."""
-    from ..agents.registry import DIFFICULTIES
+    from ..agents.registry import DIFFICULTIES, split_spec
 
+    spec = split_spec(spec)[0]
     name = DIFFICULTIES[spec][0] if spec in DIFFICULTIES else spec
     return name in SEARCH_AGENTS
 

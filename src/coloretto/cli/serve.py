@@ -40,6 +40,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--computer-delay", type=float, default=0.5, help="seconds a computer player waits before acting")
     p.add_argument("--handover-after", type=float, default=15.0,
                    help="seconds a disconnected person's seat waits before others may hand it to a computer player")
+    p.add_argument("--move-clocks", default="20,45,90", metavar="S,S,...",
+                   help="the per-move clocks (seconds) a table may choose, comma-separated")
     p.add_argument("--ip-rate", type=float, default=30.0, help="HTTP requests per second per IP address")
     p.add_argument("--ip-burst", type=float, default=120.0, help="HTTP request burst per IP address")
     p.add_argument("--ws-rate", type=float, default=20.0, help="WebSocket messages per second per connection")
@@ -96,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
     for flag in ("decision_seconds", "open_table_expiry", "abandoned_after"):
         if getattr(args, flag) <= 0:
             raise UsageError(f"--{flag.replace('_', '-')} must be positive")
+    move_clocks = _move_clocks(args.move_clocks)
     try:
         settings = Settings(
             database_url=args.database_url, redis_url=args.redis_url or None, computer_delay=args.computer_delay,
@@ -104,10 +107,12 @@ def run(args: argparse.Namespace) -> int:
             decision_seconds=args.decision_seconds, max_computer_tables=args.max_computer_tables,
             max_open_tables=args.max_open_tables, sync_rate=args.sync_rate, open_table_expiry=args.open_table_expiry,
             abandoned_after=args.abandoned_after, max_tables_in_memory=args.max_tables_in_memory,
+            move_clocks=move_clocks,
             **({"process_id": args.process_id} if args.process_id else {}),
         )
-    except ValueError as exc:
-        raise UsageError(f"--database-url: {exc}") from None
+    except ValueError as exc:  # the database URL, or COLORETTO_SESSION_SECRET (the message says which)
+        what = "" if "SESSION_SECRET" in str(exc) else "--database-url: "
+        raise UsageError(f"{what}{exc}") from None
     _check_database(settings.database_url)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     trusted = [ip.strip() for ip in args.forwarded_allow_ips.split(",") if ip.strip()]
@@ -169,3 +174,20 @@ def _check_database(url: str) -> None:
         raise UsageError(f"cannot open the database given by --database-url: {detail}") from None
     finally:
         engine.dispose()
+
+
+def _move_clocks(text: str) -> tuple[float, ...]:
+    """The ``--move-clocks`` list: positive seconds, comma-separated (``20,45,90``).
+
+    Raises:
+        UsageError: an empty list, or a value that is not a positive number.
+    """
+    from .main import UsageError
+
+    try:
+        clocks = tuple(sorted({float(x) for x in text.split(",") if x.strip()}))
+    except ValueError:
+        raise UsageError(f"--move-clocks: comma-separated seconds such as 20,45,90, not {text!r}") from None
+    if not clocks or any(not 0 < c < 86400 for c in clocks):
+        raise UsageError(f"--move-clocks: one or more seconds, each above 0 and below 86400, not {text!r}")
+    return clocks

@@ -1,7 +1,7 @@
 """``coloretto tournament``: measure agents against each other with duplicate deals.
 
 Every deal is replayed with the agents rotated through the seats; results per agent entry
-(and per distinct agent) with 95% intervals, Bradley-Terry ratings, JSON/CSV/PNG reports.
+(and per distinct agent) with 95% intervals, ratings ordered as the win shares, JSON/CSV/PNG reports.
 Method: ``coloretto.arena.tournament`` (module docstring).
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 from ..agents.base import Budget
 from ..agents.registry import is_external, make_agent
 from ..engine.errors import ConfigurationError
-from ..engine.rules import PRESETS
+from ..engine.rules import PRESETS, TABLES
 from ..engine.rules import preset as make_preset
 from .main import UsageError
 from .simulate import run_secret
@@ -29,14 +29,15 @@ tie as a split win; intervals are 95% normal-approximation intervals over deals,
 to the possible values (win share 0 to 1, rank 1 to players). Seconds per decision are
 wall-clock per asked decision (mean and p95).
 
-Rating: one Bradley-Terry fit over all games at once (so the order of the games does not
-matter). Each game counts one comparison per pair of entries: the better rank wins it, a
-tie is half a win each way; one virtual tie per pair keeps an entry that never lost
-finite. Ratings are Elo points relative to the field mean (+100: ahead of an average
-entry 64% of the time; +200: 76%), ordered as the entries' shares of pairwise
-comparisons won; the 95% interval is a percentile bootstrap over deals (1000 resamples,
-seeded from --seed). The same --seed gives the same results for any --workers and
---backend (timings aside).
+Rating: one maximum-likelihood fit over all games at once (so the order of the games does
+not matter) of a Luce choice model of who wins each game: an entry's chance to win at a
+table is its strength over the sum of the table's strengths; k tied winners get 1/k of a
+win each; one virtual game whose win is split equally keeps an entry that never won
+finite. Since every entry sits at every table, the ratings are ordered exactly as the win
+shares. Ratings are Elo points relative to the field mean (+100: wins a heads-up against
+an average entry 64% of the time; +200: 76%); the 95% interval is a percentile bootstrap
+over deals (1000 resamples, seeded from --seed). The same --seed gives the same results
+for any --workers and --backend (timings aside).
 
 The table fits the terminal's width: on a narrow one the columns p95, s/decision,
 score, margin, rank and rating are left out in that order (the caption names them; the
@@ -73,7 +74,7 @@ def register(subparsers: Any) -> None:
         required=True,
         metavar="A,B,...",
         help="one agent spec per seat, comma-separated (random, greedy, heuristic, mcts, "
-        "mcts-v1, ismcts, ismcts-value, oracle, easy..expert, cmd:COMMAND)",
+        "mcts-v1, ismcts, ismcts-value, oracle, policy, policy:FILE, easy..expert, cmd:COMMAND)",
     )
     p.add_argument(
         "--players", type=int, default=None, help="players per game (default: number of agents)"
@@ -95,6 +96,12 @@ def register(subparsers: Any) -> None:
         "sealed with it; default: drawn at random and published in the report (give both to replay a run)"))
     p.add_argument(
         "--preset", default="classic", help=f"rules preset: {', '.join(PRESETS)} (default classic)"
+    )
+    p.add_argument(
+        "--table",
+        choices=TABLES,
+        default=None,
+        help="score table, brown or violet (default: the preset's; docs/rules.md §6)",
     )
     p.add_argument(
         "--workers", type=int, default=None, help="parallel workers (default: all cores)"
@@ -207,7 +214,8 @@ def build_config(args: argparse.Namespace) -> Any:
     if args.preset not in PRESETS:
         raise UsageError(f"unknown preset {args.preset!r}; known: {', '.join(PRESETS)}")
     try:
-        rules = make_preset(args.preset, players)
+        overrides = {} if args.table is None else {"table": args.table}
+        rules = make_preset(args.preset, players, **overrides)
     except ConfigurationError as exc:
         raise UsageError(str(exc)) from None
     if args.games < 1:

@@ -24,14 +24,25 @@ def perft(state: GameState, depth: int) -> int:
     if depth == 0:
         return 1
     total = 0
-    for code, child in _moves(state):
-        del code
+    for _code, _drawn, child in perft_moves(state):
         total += 1 if depth == 1 else perft(child, depth - 1)
     return total
 
 
-def _moves(state: GameState) -> list[tuple[int, GameState]]:
-    out = []
+def perft_moves(state: GameState) -> list[tuple[int, int | None, GameState]]:
+    """The actions perft counts from ``state``, in the engine's order, as ``(code, drawn,
+    child)``: for a draw, one entry per legal row with ``code`` the place code and
+    ``drawn`` the card code the draw revealed; otherwise the action's code and ``None``.
+    ``child`` is the state after the action (and its placement).
+
+    >>> from coloretto.engine import Rules, new_game
+    >>> moves = perft_moves(new_game(Rules(players=3), seed=2))
+    >>> len(moves) == perft(new_game(Rules(players=3), seed=2), 1)
+    True
+    >>> moves[0][1] is not None  # the first action is a draw, placed in the first row
+    True
+    """
+    out: list[tuple[int, int | None, GameState]] = []
     for code in state.legal_codes():
         child = state.copy()
         child.apply_code(code)
@@ -40,7 +51,7 @@ def _moves(state: GameState) -> list[tuple[int, GameState]]:
             for place in child.legal_codes():
                 grand = child.copy()
                 grand.apply_code(place)
-                out.append((place, grand))
+                out.append((place, child.drawn, grand))
         else:
-            out.append((code, child))
+            out.append((code, None, child))
     return out

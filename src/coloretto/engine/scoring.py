@@ -192,29 +192,7 @@ def _solve(
                     best = t
         return best
     if jokers == 3:
-        e3 = [ext[c + 3] for c in allowed]
-        for i in range(n):
-            for j in range(i, n):
-                for k in range(j, n):
-                    vals = bf[:]
-                    if i == k:
-                        vals[i] = e3[i]
-                    elif i == j:
-                        vals[i] = e2[i]
-                        vals[k] = e1[k]
-                    elif j == k:
-                        vals[i] = e1[i]
-                        vals[j] = e2[j]
-                    else:
-                        vals[i] = e1[i]
-                        vals[j] = e1[j]
-                        vals[k] = e1[k]
-                    s = sum(vals)
-                    vals.sort()
-                    t = f1 * (vals[-1] + vals[-2] + vals[-3]) - factor * (s - fixed_sum)
-                    if t > best:  # noqa: PLR1730 (faster than max() here)
-                        best = t
-        return best
+        return _best_of_three(bf, e1, e2, [ext[c + 3] for c in allowed], f1, factor, fixed_sum)
     for combo in combinations_with_replacement(range(n), jokers):
         cur = list(allowed)
         for i in combo:
@@ -226,6 +204,38 @@ def _solve(
         t = f1 * (vals[-1] + vals[-2] + vals[-3]) - factor * s
         if t > best:  # noqa: PLR1730 (faster than max() here)
             best = t
+    return best
+
+
+def _best_of_three(
+    bf: list[int], e1: list[int], e2: list[int], e3: list[int], f1: int, factor: int, fixed_sum: int
+) -> int:
+    """``_solve`` for three jokers: every way to put them on the ``n`` allowed colours.
+    ``bf``: the allowed colours' values then the three fixed ones; ``e1``..``e3``: the
+    allowed colours' values with one to three more cards."""
+    n = len(e1)
+    best = -(1 << 62)
+    for i in range(n):
+        for j in range(i, n):
+            for k in range(j, n):
+                vals = bf[:]
+                if i == k:
+                    vals[i] = e3[i]
+                elif i == j:
+                    vals[i] = e2[i]
+                    vals[k] = e1[k]
+                elif j == k:
+                    vals[i] = e1[i]
+                    vals[j] = e2[j]
+                else:
+                    vals[i] = e1[i]
+                    vals[j] = e1[j]
+                    vals[k] = e1[k]
+                s = sum(vals)
+                vals.sort()
+                t = f1 * (vals[-1] + vals[-2] + vals[-3]) - factor * (s - fixed_sum)
+                if t > best:  # noqa: PLR1730 (faster than max() here)
+                    best = t
     return best
 
 

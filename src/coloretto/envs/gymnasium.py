@@ -224,7 +224,7 @@ class ColorettoEnv(gymnasium.Env):  # type: ignore[misc,name-defined]
             agent = self.agents[s]
             legal = state.legal_actions()
             if agent.needs_true_state:
-                agent.peek(state.copy())  # type: ignore[attr-defined]
+                agent.peek(state.copy())
             state.apply(agent.act(observe(state, s), legal))
 
     def _observation(self) -> np.ndarray:

@@ -30,7 +30,8 @@ iteration. The parts, in the order an iteration uses them:
   clip(0.5 + margin / (2 * margin_scale), 0, 1)``, ``win`` 1 for a sole winner and ``1/k``
   for a k-way tie, ``margin`` = own total minus the best other total.
 * **Backup**: every (node, action) of the path gets one visit and the reward of the node's
-  seat; the root also sums the win indicator and the margin of the searching seat.
+  seat; the root also sums the win indicator, the margin and the squared margin of the
+  searching seat (an advisor's means and intervals).
 
 The reference, readable implementation of the same search is ``coloretto.agents.mcts``
 (``search``); this module calls the fast core's own kernels (``kernels.legal_codes``,
@@ -140,6 +141,8 @@ R_VISITS: Final = 0
 R_REWARD: Final = 1
 R_WIN: Final = 2
 R_MARGIN: Final = 3
+R_MARGIN2: Final = 4
+R_COLUMNS: Final = 5
 
 
 class Tree:
@@ -153,8 +156,9 @@ class Tree:
         reward: ``float64[capacity, MAX_ACTIONS]`` summed reward of the node's seat per action.
         prior: ``float32[capacity, MAX_ACTIONS]`` priors (uniform by default).
         chance: ``int32[capacity, 10]``: chance blocks, child node per drawn card code.
-        root: ``float64[MAX_ACTIONS, 4]``: root visits, summed reward, summed win indicator
-            and summed margin (points) of the searching seat, per root action.
+        root: ``float64[MAX_ACTIONS, R_COLUMNS]``: root visits, summed reward, summed win
+            indicator, summed margin (points) and summed squared margin of the searching seat,
+            per root action.
         counts: ``int64[2]``: nodes and chance blocks in use.
     """
 
@@ -168,7 +172,7 @@ class Tree:
         self.reward = np.empty((capacity, MAX_ACTIONS), np.float64)
         self.prior = np.empty((capacity, MAX_ACTIONS), np.float32)
         self.chance = np.empty((capacity, _CARD_KINDS), np.int32)
-        self.root = np.zeros((MAX_ACTIONS, 4), np.float64)
+        self.root = np.zeros((MAX_ACTIONS, R_COLUMNS), np.float64)
         self.counts = np.zeros(2, np.int64)
 
     @property
@@ -647,6 +651,7 @@ def run_search(
         root[a0, R_REWARD] += rw[me]
         root[a0, R_WIN] += win[me]
         root[a0, R_MARGIN] += margin[me]
+        root[a0, R_MARGIN2] += margin[me] * margin[me]
         it += 1
     return it
 

@@ -192,7 +192,14 @@ def features(s: np.ndarray, f: np.ndarray, cnt: np.ndarray) -> None:
         f[o + 11] = s[cb + _PLUS2] / 5.0
         if best[k] > -1e9:
             f[o + 12] = best[k]
-    # global
+    global_features(s, f, rank, n)
+
+
+@njit(cache=True)
+def global_features(s: np.ndarray, f: np.ndarray, rank: np.ndarray, n: int) -> None:
+    """Write the table-wide features of ``s`` (from ``GLOBAL_AT``) into ``f``: cards left,
+    the Last Round card, the drawn card, the draw pile's make-up (module docstring).
+    ``rank``: the mover's colour order (``colour_order``); ``n``: the number of seats."""
     o = GLOBAL_AT
     f[o] = K.cards_left(s) / 60.0
     f[o + 1] = 1.0 if s[LAST_ROUND] != 0 else 0.0

@@ -14,6 +14,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from .auth_routes import auth
 from .config import Settings
 from .errors import install_error_handlers
 from .hub import Hub
@@ -77,6 +78,7 @@ def create_app(settings: Settings | None = None, *, hub: Hub | None = None) -> F
     app.add_middleware(LimitsMiddleware, settings=hub.settings)
     install_error_handlers(app)
     app.include_router(api)
+    app.include_router(auth)
     app.add_api_websocket_route("/ws/tables/{table_id}", TableSockets(hub, hub.settings).serve)
     app.include_router(pages)
     app.include_router(score_router(WEB_DIR))

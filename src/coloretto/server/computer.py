@@ -1,12 +1,13 @@
 """Computer players at a table's seats: the seat's agent kept beside the spec it was built
 from (``ComputerSeat``), and the one function that gets a computer seat's action
-(``computer_action``), with its failure policy.
+(``computer_action``), through the driver (``arena.driver``) under the server's failure
+policy.
 
-Failure policy (``FAILURE_POLICY``, ``first_legal``): when the agent raises, or answers
-with an action that is not legal, the failure is logged (table, seat, spec, what went
-wrong) and the seat plays the first of its legal actions (``on_failure``), so one broken
-computer player never stops a game. (The arena's hosts have their own policies, ``forfeit``
-and ``fallback:SPEC``, in ``arena.failures``.)
+Failure policy (``FAILURE_POLICY``, the driver's ``first_legal`` covering every failure):
+when the agent raises, or answers with an action that is not legal, the failure is logged
+(table, seat, spec, what went wrong, the action played instead) and the seat plays the
+first of its legal actions, so one broken computer player never stops a game; the agent is
+asked again at the seat's next decision.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Final
 
 from ..agents.base import Agent
 from ..agents.registry import make_agent
+from ..arena.driver import FIRST_LEGAL, FailurePolicy, decide_with, recover
 from ..engine.actions import Action
 from ..engine.observation import Observation
 from ..engine.rules import Rules
@@ -59,24 +61,17 @@ class ComputerSeat:
         return cls(seat, spec, agent, seed, rules)
 
 
-FAILURE_POLICY: Final = "first_legal"
-"""The computer seats' failure policy (module docstring); ``on_failure`` applies it."""
-
-
-def on_failure(legal: Sequence[Action]) -> Action:
-    """What a computer seat plays when its agent failed (``FAILURE_POLICY``): the first
-    legal action, in the engine's order."""
-    return legal[0]
+FAILURE_POLICY: Final[FailurePolicy] = FIRST_LEGAL
+"""The computer seats' failure policy (module docstring)."""
 
 
 async def computer_action(
     runner: AgentRunner, owner: JobOwner, computer: ComputerSeat, observation: Observation, legal: Sequence[Action]
 ) -> Action:
     """The action of ``computer`` for the decision in ``observation``: the only legal action
-    at once, else the agent's answer computed on ``runner`` (``pool.decide``, picklable, for
-    a seat made by ``ComputerSeat.build``); a runner's ``TimeoutError`` (the per-decision
-    budget) is a failure too; on a failure (the agent or the
-    runner raises, or the answer is not in ``legal``) the failure is logged and ``on_failure``
+    at once, else the driver's decision (``arena.driver.decide_with``) computed on
+    ``runner`` (in a worker process by ``pool.decide`` for a seat made by
+    ``ComputerSeat.build``; a runner's ``TimeoutError``, the per-decision budget, is a failure too); a failure (of the agent, or of the runner) is logged and ``FAILURE_POLICY``
     chooses. Never raises but for cancellation.
 
     Args:
@@ -86,19 +81,15 @@ async def computer_action(
         return legal[0]
     try:
         if computer.seed is not None and computer.rules is not None:
-            action = await runner.run(owner, decide, computer.spec, computer.seed, computer.seat, computer.rules,
-                                      observation, legal)
+            decision = await runner.run(owner, decide, computer.spec, computer.seed, computer.seat, computer.rules,
+                                        observation, legal, FAILURE_POLICY)
         else:
-            action = await runner.run(owner, computer.agent.act, observation, legal)
-    except Exception as exc:  # noqa: BLE001 - any failure of the player: the failure policy decides
-        problem = f"{type(exc).__name__}: {exc}"
-    else:
-        if action in legal:
-            return action
-        problem = f"answered {action!r}, which is not legal"
-    fallback = on_failure(legal)
-    log.warning(
-        "table %s seat %d: computer player %s failed (%s); playing %s instead (failure policy: %s)",
-        owner.table_id, computer.seat + 1, computer.spec, problem, fallback, FAILURE_POLICY,
-    )
-    return fallback
+            decision = await runner.run(owner, decide_with, computer.agent, observation, legal, FAILURE_POLICY)
+    except Exception as exc:  # noqa: BLE001 - the runner failed: the failure policy decides
+        decision = recover(FAILURE_POLICY, exc, observation, legal)
+    if decision.failure is not None:
+        log.warning(
+            "table %s seat %d: computer player %s failed (%s); playing %s instead (failure policy: %s)",
+            owner.table_id, computer.seat + 1, computer.spec, decision.failure, decision.action, FAILURE_POLICY,
+        )
+    return decision.action

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from .timecontrol import MOVE_CLOCKS
+
 DEFAULT_DATABASE_URL = "sqlite:///./coloretto.db"
 
 
@@ -57,6 +59,11 @@ class Settings:
             dropped, and loaded again when asked for).
         sweep_seconds: how often idle tables are looked for.
         process_id: a name for this process in logs and presence (random when empty).
+        session_secret: the key that signs session cookies (at least 32 characters), from
+            ``COLORETTO_SESSION_SECRET``; None: a random key made once and kept in the
+            database, shared by every server process using it.
+        move_clocks: the per-move clocks (seconds) a table may choose
+            (``timecontrol.MOVE_CLOCKS`` by default).
     """
 
     database_url: str = DEFAULT_DATABASE_URL
@@ -79,9 +86,13 @@ class Settings:
     max_tables_in_memory: int = 2000
     sweep_seconds: float = 30.0
     process_id: str = field(default_factory=lambda: os.urandom(4).hex())
+    session_secret: str | None = field(default_factory=lambda: os.environ.get("COLORETTO_SESSION_SECRET") or None)
+    move_clocks: tuple[float, ...] = MOVE_CLOCKS
 
     def __post_init__(self) -> None:
         self.database_url = normalize_database_url(self.database_url)
+        if self.session_secret is not None and len(self.session_secret) < 32:
+            raise ValueError("the session secret (COLORETTO_SESSION_SECRET) must have at least 32 characters")
 
     @classmethod
     def from_env(cls) -> Settings:

@@ -22,7 +22,9 @@ from typing import Any, TypeVar
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, func, insert, select, text, update
+from sqlalchemy.exc import IntegrityError
 
+from .accounts import AccountStore, SqlAccountStore
 from .models import ActionRow, ResultRow, SeatRow, TableRow
 from .store import RatedResult, ResultRows, SeatData, TableData, now, token_hash
 
@@ -83,6 +85,11 @@ def upgrade(engine: Engine) -> None:
         command.upgrade(cfg, "head")
 
 
+def _seat(s: Any) -> SeatData:
+    """A ``seats`` row (mapping) as ``SeatData``."""
+    return SeatData(s["seat"], s["kind"], s["name"], s["agent"], s["token_hash"], s["handed_over"], s["account_id"])
+
+
 class Store:
     """The server's transactions on one database."""
 
@@ -102,14 +109,14 @@ class Store:
                 insert(TableRow).values(
                     id=t.id, title=t.title, status=t.status, rules=t.rules, preset=t.preset,
                     hints=t.hints, rated=t.rated, seed=t.seed, setup=t.setup, version=0,
-                    created_at=t.created_at, finished_at=None, rematch_id=None,
+                    created_at=t.created_at, finished_at=None, rematch_id=None, options=t.options,
                 )
             )
             conn.execute(
                 insert(SeatRow),
                 [
                     {"table_id": t.id, "seat": s.seat, "kind": s.kind, "name": s.name, "agent": s.agent,
-                     "token_hash": s.token_hash, "handed_over": s.handed_over}
+                     "token_hash": s.token_hash, "handed_over": s.handed_over, "account_id": s.account_id}
                     for s in t.seats
                 ],
             )
@@ -126,8 +133,9 @@ class Store:
             codes = conn.execute(
                 select(ActionRow.code).where(ActionRow.table_id == table_id).order_by(ActionRow.idx)
             ).scalars().all()
-        data = TableData(**{k: row[k] for k in TableData.__dataclass_fields__ if k not in ("seats", "codes")})
-        data.seats = [SeatData(s["seat"], s["kind"], s["name"], s["agent"], s["token_hash"], s["handed_over"]) for s in seats]
+        data = TableData(**{k: row[k] for k in TableData.__dataclass_fields__ if k not in ("seats", "codes", "options")})
+        data.options = dict(row["options"] or {})
+        data.seats = [_seat(s) for s in seats]
         data.codes = list(codes)
         return data
 
@@ -139,7 +147,7 @@ class Store:
                 select(SeatRow.__table__).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
             ).mappings().all()
         assert row is not None
-        return row[0], row[1], [SeatData(s["seat"], s["kind"], s["name"], s["agent"], s["token_hash"], s["handed_over"]) for s in seats]
+        return row[0], row[1], [_seat(s) for s in seats]
 
     def table_ids(self, statuses: Sequence[str], limit: int, offset: int = 0) -> list[str]:
         """Ids of tables in ``statuses``, newest first, from the ``offset``-th on."""
@@ -169,15 +177,22 @@ class Store:
             )
 
     # ----- seats ----------------------------------------------------------------------------
-    def take_seat(self, table_id: str, seat: int, name: str, thash: str) -> str | None:
-        """Give the open ``seat`` to ``name``. Returns the table's status afterwards
-        (``playing`` when this filled the last open seat), or None if the seat was not open
-        or the table not open (a concurrent join won)."""
+    def take_seat(self, table_id: str, seat: int, name: str, thash: str, account_id: int | None = None) -> str | None:
+        """Give the open ``seat`` to ``name`` (``account_id``: at a rated table). Returns the
+        table's status afterwards (``playing`` when this filled the last open seat), or None
+        if the seat was not open, the table not open (a concurrent join won) or the account
+        holds another seat of the table (the unique ``(table_id, account_id)``)."""
+        try:
+            return self._take_seat(table_id, seat, name, thash, account_id)
+        except IntegrityError:
+            return None
+
+    def _take_seat(self, table_id: str, seat: int, name: str, thash: str, account_id: int | None) -> str | None:
         with self.engine.begin() as conn:
             res = conn.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "open")
-                .values(kind="human", name=name, token_hash=thash)
+                .values(kind="human", name=name, token_hash=thash, account_id=account_id)
             )
             if res.rowcount != 1:
                 return None
@@ -201,6 +216,11 @@ class Store:
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                 .values(kind=kind, agent=agent, handed_over=handed_over)
             )
+
+    def set_options(self, table_id: str, options: dict[str, Any]) -> None:
+        """Replace the table's ``options``."""
+        with self.engine.begin() as conn:
+            conn.execute(update(TableRow).where(TableRow.id == table_id).values(options=options))
 
     def set_rematch(self, table_id: str, rematch_id: str) -> str:
         """Record ``rematch_id`` unless one is recorded already; return the recorded one."""
@@ -283,15 +303,17 @@ class Store:
 
     # ----- leaderboard ----------------------------------------------------------------------
     def rated_results(self) -> list[RatedResult]:
-        """``(table_id, seat, name, kind, score, rank)`` of rated finished games, oldest first."""
+        """``(table_id, seat, name, kind, score, rank, account_id)`` of rated finished games,
+        oldest first."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(ResultRow.table_id, ResultRow.seat, ResultRow.name, ResultRow.kind, ResultRow.score, ResultRow.rank)
+                select(ResultRow.table_id, ResultRow.seat, ResultRow.name, ResultRow.kind, ResultRow.score, ResultRow.rank,
+                       ResultRow.account_id)
                 .join(TableRow, TableRow.id == ResultRow.table_id)
                 .where(TableRow.rated.is_(True))
                 .order_by(ResultRow.finished_at, ResultRow.table_id, ResultRow.seat)
             ).all()
-        return [(table_id, seat, name, kind, score, rank) for table_id, seat, name, kind, score, rank in rows]
+        return [(table_id, seat, name, kind, score, rank, account) for table_id, seat, name, kind, score, rank, account in rows]
 
     def results_count(self) -> int:
         """Number of stored result rows (a cache key for the leaderboard)."""
@@ -312,6 +334,7 @@ class SqlTableStore:
         """Connect lazily to ``url`` (a SQLAlchemy URL, ``config.normalize_database_url``)."""
         self.engine = make_engine(url)
         self.sync = Store(self.engine)
+        self.accounts: AccountStore = SqlAccountStore(self.engine, self._run)
         sqlite = self.engine.dialect.name == "sqlite"
         self._pool = ThreadPoolExecutor(threads or (1 if sqlite else 8), thread_name_prefix="db")
         self._pending: list[tuple[PendingAction, asyncio.Future[bool]]] = []
@@ -358,9 +381,9 @@ class SqlTableStore:
         """See ``store.TableStore.actions_since``."""
         return await self._run(self.sync.actions_since, table_id, start)
 
-    async def take_seat(self, table_id: str, seat: int, name: str, thash: str) -> str | None:
+    async def take_seat(self, table_id: str, seat: int, name: str, thash: str, account_id: int | None = None) -> str | None:
         """See ``store.TableStore.take_seat``."""
-        return await self._run(self.sync.take_seat, table_id, seat, name, thash)
+        return await self._run(self.sync.take_seat, table_id, seat, name, thash, account_id)
 
     async def set_seat_control(self, table_id: str, seat: int, kind: str, agent: str | None, handed_over: bool) -> None:
         """See ``store.TableStore.set_seat_control``."""
@@ -369,6 +392,10 @@ class SqlTableStore:
     async def set_rematch(self, table_id: str, rematch_id: str) -> str:
         """See ``store.TableStore.set_rematch``."""
         return await self._run(self.sync.set_rematch, table_id, rematch_id)
+
+    async def set_options(self, table_id: str, options: dict[str, Any]) -> None:
+        """See ``store.TableStore.set_options``."""
+        await self._run(self.sync.set_options, table_id, options)
 
     async def rated_results(self) -> list[RatedResult]:
         """See ``store.TableStore.rated_results``."""

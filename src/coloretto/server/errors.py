@@ -54,6 +54,12 @@ class ErrorCode(str, Enum):
     """A WebSocket message's field is missing or mistyped, or its action is malformed."""
     HELLO_FIRST = ("hello_first", 400)
     """A WebSocket message other than ``hello``/``ping`` came before ``hello``."""
+    BAD_PASSWORD = ("bad_password", 400)
+    """A new account's password is not 8 to 256 characters."""
+    ACCOUNT_REQUIRED = ("account_required", 401)
+    """Rated games are for signed-in players: log in first (or play unrated)."""
+    BAD_LOGIN = ("bad_login", 401)
+    """Wrong account name or password (the same answer for both)."""
     BAD_TOKEN = ("bad_token", 403)
     """The seat token is unknown at this table, or not this connection's."""
     NOT_SEATED = ("not_seated", 403)
@@ -66,6 +72,10 @@ class ErrorCode(str, Enum):
     """No such table or page."""
     SEAT_TAKEN = ("seat_taken", 409)
     """The seat asked for is not open."""
+    NAME_TAKEN = ("name_taken", 409)
+    """An account has this name, or one that looks the same (case, width, look-alike letters)."""
+    ALREADY_SEATED = ("already_seated", 409)
+    """The account already holds a seat of this rated game."""
     TABLE_FULL = ("table_full", 409)
     """The table has no open seat."""
     NOT_OPEN = ("not_open", 409)

@@ -48,7 +48,9 @@ async def hint(runner: AgentRunner, table: LiveTable, seat: int | None, address:
 
 def hint_fields(advice: Sequence[Advice]) -> dict[str, Any]:
     """``{"action", "explanation", "options"}`` from the advisor's answer (best first). The
-    texts are for people: rows counted from 1 (``live.action_text``).
+    texts are for people: rows counted from 1 (``live.action_text``); the explanation says
+    how sure the advisor is (``Advice.sureness``: 95% intervals and samples) and which search
+    it used.
 
     Raises:
         Problem: ``hints_unavailable`` (no advice).
@@ -56,6 +58,5 @@ def hint_fields(advice: Sequence[Advice]) -> dict[str, Any]:
     options = [{**a.to_json(), "text": action_text(a.action)} for a in advice]
     if not options:
         raise Problem(ErrorCode.HINTS_UNAVAILABLE, "the advisor gave no advice")
-    best = options[0]
-    expl = f"{best['text']}: chance to win {best['win_prob']:.0%}, expected margin {best['margin']:+.1f} points"
-    return {"action": best["action"], "explanation": expl, "options": options}
+    expl = f"{options[0]['text']}: {advice[0].sureness()} ({advice[0].evaluator})"
+    return {"action": options[0]["action"], "explanation": expl, "options": options}

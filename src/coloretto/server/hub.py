@@ -22,6 +22,7 @@ from ..engine.actions import Action
 from ..engine.errors import ColorettoError, IllegalActionError
 from ..engine.observation import observe
 from ..engine.state import hash_seed
+from .accounts import Account, Accounts
 from .bus import Bus, Notice, NoticeKind
 from .clock import Clock
 from .computer import ComputerSeat, computer_action
@@ -36,6 +37,7 @@ from .quotas import check_create, has_person
 from .ratings import Leaderboards
 from .runner import AgentRunner, JobOwner
 from .store import ResultRows, TableStore, token_hash
+from .timecontrol import Timers, mark_timeout
 
 log = logging.getLogger("coloretto.server")
 
@@ -60,6 +62,8 @@ class Hub:
         quiet_since: when this process first saw an open table without any person's seat.
         creating: per address, the tables being created right now (True: with a person's
             seat), counted by the quotas.
+        accounts: sign-up, log-in and sessions (``accounts.Accounts``), on ``store.accounts``.
+        timers: the clocks of tables with a time control (``timecontrol.Timers``).
     """
 
     def __init__(self, settings: Settings, *, store: TableStore, bus: Bus, runner: AgentRunner, clock: Clock) -> None:
@@ -70,6 +74,8 @@ class Hub:
         self.clock = clock
         self.tables: dict[str, LiveTable] = {}
         self.leaderboards = Leaderboards()
+        self.accounts = Accounts(store.accounts, settings.session_secret)
+        self.timers = Timers(self)
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self.creators: dict[str, str] = {}
         self.finished = FinishedCache()
@@ -93,10 +99,11 @@ class Hub:
         log.info("server process %s ready: %d game(s) resumed", self.settings.process_id, len(ids))
 
     async def stop(self) -> None:
-        """Stop the sweeper and the computer players, then close the bus, the runner and the
-        store."""
+        """Stop the sweeper, the clocks and the computer players, then close the bus, the
+        runner and the store."""
         if self._sweeper is not None:
             self._sweeper.cancel()
+        self.timers.stop()
         for t in list(self.tables.values()):
             if t.computer_task is not None:
                 t.computer_task.cancel()
@@ -156,8 +163,12 @@ class Hub:
         rated: bool,
         title: str,
         address: str | None = None,
+        account: Account | None = None,
+        private: bool = False,
+        time_control: Any = None,
     ) -> tuple[LiveTable, int | None, str | None]:
-        """Create and store a table (``newtable.new_table``); the creator takes ``seat``.
+        """Create and store a table (``newtable.new_table``); the creator takes ``seat``
+        (``account``: the signed-in creator, required for a rated table).
         Returns the table, the creator's seat and token (None, None when the creator took no
         seat). A table without a human seat is never rated.
 
@@ -167,7 +178,8 @@ class Hub:
                 ``quotas.check_create``.
 
         Raises:
-            Problem: bad seats, rules, preset, agent or name; ``rate_limited`` (a quota).
+            Problem: bad seats, rules, preset, agent, name, privacy or time control;
+                ``account_required``; ``rate_limited`` (a quota).
         """
         rated = rated and has_person(seats)
         check_create(self, address, seats)
@@ -175,7 +187,8 @@ class Hub:
         pending.append(has_person(seats))
         try:
             return await self._create_table(name=name, seats=seats, seat=seat, rules=rules, preset=preset,
-                                            hints=hints, rated=rated, title=title, address=address)
+                                            hints=hints, rated=rated, title=title, address=address, account=account,
+                                            private=private, time_control=time_control)
         finally:
             pending.remove(has_person(seats))
             if address is not None and not pending:
@@ -184,9 +197,11 @@ class Hub:
     async def _create_table(
         self, *, name: str | None, seats: list[dict[str, Any]], seat: int | None, rules: dict[str, Any],
         preset: str | None, hints: bool, rated: bool, title: str, address: str | None,
+        account: Account | None, private: bool, time_control: Any,
     ) -> tuple[LiveTable, int | None, str | None]:
         made = new_table(name=name, seats=seats, seat=seat, rules=rules, preset=preset, hints=hints,
-                         rated=rated, title=title)
+                         rated=rated, title=title, private=private, time_control=time_control,
+                         move_clocks=self.settings.move_clocks, account=account)
         await self.store.create_table(made.data)
         t = LiveTable(made.data, self.clock)
         self.tables[t.id] = t
@@ -195,23 +210,33 @@ class Hub:
         self.schedule_computer(t)
         return t, made.seat, made.token
 
-    async def join(self, table_id: str, name: str, seat: int | None) -> tuple[LiveTable, int, str]:
-        """Sit ``name`` at an open seat (default: the first). Returns the table, the seat and
-        its token.
+    async def join(
+        self, table_id: str, name: str | None, seat: int | None, account: Account | None = None
+    ) -> tuple[LiveTable, int, str]:
+        """Sit ``name`` at an open seat (default: the first). At a rated table the seat is
+        ``account``'s, under its name, and an account holds one seat of a table. Returns the
+        table, the seat and its token.
 
         Raises:
             Problem: ``not_found``, ``not_open``, ``seat_taken``, ``table_full``,
-                ``bad_name``, ``bad_request``.
+                ``bad_name``, ``bad_request``, ``account_required``, ``already_seated``.
         """
-        name = check_name(name)
         t = await self.table(table_id)
+        account_id = None
+        if t.data.rated:
+            if account is None:
+                raise Problem(ErrorCode.ACCOUNT_REQUIRED, "this game is rated: log in to take a seat, or watch it")
+            name, account_id = account.name, account.id
+        name = check_name(name)
         async with t.lock:
             await self.reload_seats(t)
+            _check_one_seat(t, account_id)
             seat = self._open_seat(t, seat)
             token = secrets.token_urlsafe(24)
-            status = await self.store.take_seat(t.id, seat, name, token_hash(token))
+            status = await self.store.take_seat(t.id, seat, name, token_hash(token), account_id)
             if status is None:
                 await self.reload_seats(t)
+                _check_one_seat(t, account_id)
                 raise Problem(ErrorCode.SEAT_TAKEN, f"{seat_text(seat)} was just taken")
             await self.reload_seats(t)
             t.away_since[seat] = self.clock.now()
@@ -294,7 +319,7 @@ class Hub:
                 await self._refresh_locked(t)
             else:
                 raise Problem(ErrorCode.CONFLICT, "another server process changed this table; try again")
-            t.log.append(log_entry(t.game, t.version, action.code))
+            t.log.append(mark_timeout(t, log_entry(t.game, t.version, action.code)))
             if results is not None:
                 t.data.status = "finished"
             for c in t.conns:
@@ -334,7 +359,7 @@ class Hub:
         for s in t.data.seats:
             person = s.kind == "human" or s.handed_over
             out.append({"seat": s.seat, "name": seat_name(s), "kind": "human" if person else "computer",
-                        "score": totals[s.seat], "rank": ranks[s.seat]})
+                        "score": totals[s.seat], "rank": ranks[s.seat], "account_id": s.account_id})
         return out
 
     async def _refresh_locked(self, t: LiveTable) -> bool:
@@ -360,7 +385,9 @@ class Hub:
 
     # ----- computer seats ------------------------------------------------------------------
     def schedule_computer(self, t: LiveTable) -> None:
-        """Start the computer-player task of ``t`` if a computer seat is to move."""
+        """Start the computer-player task of ``t`` if a computer seat is to move (and the
+        clock of a person's decision, when the table has a time control)."""
+        self.timers.schedule(t)
         if t.computer_task is not None and not t.computer_task.done():
             return
         if t.status != "playing" or t.state.is_over():
@@ -435,13 +462,21 @@ class Hub:
         check_agent(agent)
         async with t.lock:
             self._check_hand_over(t, seat, own=seat == by.seat)
-            await self.store.set_seat_control(t.id, seat, "computer", agent, True)
-            sd = t.data.seats[seat]
-            sd.kind, sd.agent, sd.handed_over = "computer", agent, True
-            for c in t.conns:
-                c.send_state(t)
+            await self.seat_to_computer(t, seat, agent)
         await self.publish(t.id, "seats")
         self.schedule_computer(t)
+
+    async def seat_to_computer(self, t: LiveTable, seat: int, agent: str) -> None:
+        """Hand the person's ``seat`` to the computer player ``agent`` (its token holder may
+        take it back, ``reclaim``) and tell this process's connections. The caller holds
+        ``t.lock``, checked that the hand-over is allowed, and then publishes ``seats`` and
+        calls ``schedule_computer``."""
+        await self.store.set_seat_control(t.id, seat, "computer", agent, True)
+        sd = t.data.seats[seat]
+        sd.kind, sd.agent, sd.handed_over = "computer", agent, True
+        t.turn = None  # a person's decision (and its clock) starts again when the seat is taken back
+        for c in t.conns:
+            c.send_state(t)
 
     def _check_hand_over(self, t: LiveTable, seat: int, own: bool) -> None:
         if t.status == "finished":
@@ -490,27 +525,35 @@ class Hub:
             raise Problem(ErrorCode.NOT_SEATED, "spectators cannot ask for a rematch")
         if t.status != "finished":
             raise Problem(ErrorCode.NOT_ALLOWED, "a rematch can be asked for once the game is over")
-        name = seat_name(t.data.seats[by.seat])
-        if t.data.rematch_id is None:
-            seats = [
-                {"kind": "computer", "agent": s.agent} if s.kind == "computer" and not s.handed_over else {"kind": "human"}
-                for s in t.data.seats
-            ]
-            new, seat, token = await self.create_table(
-                name=name, seats=seats, seat=by.seat, rules=dict(t.data.rules), preset=t.data.preset, hints=t.data.hints,
-                rated=t.data.rated, title=t.data.title,
-            )
-            recorded = await self.store.set_rematch(t.id, new.id)
-            t.data.rematch_id = recorded
-            if recorded == new.id and seat is not None and token is not None:
-                for c in t.conns:
-                    if c is not by:
-                        c.send({"type": "rematch_offered", "table_id": new.id})
-                await self.publish(t.id, "seats")
-                return new.id, seat, token
+        mine = t.data.seats[by.seat]
+        name = seat_name(mine)
+        account = Account(mine.account_id, name) if mine.account_id is not None else None
+        created = None
+        # Under the finished table's lock: two players pressing Rematch at once make one table.
+        async with t.lock:
+            if t.data.rematch_id is None:
+                seats = [
+                    {"kind": "computer", "agent": s.agent} if s.kind == "computer" and not s.handed_over else {"kind": "human"}
+                    for s in t.data.seats
+                ]
+                new, seat, token = await self.create_table(
+                    name=name, seats=seats, seat=by.seat, rules=dict(t.data.rules), preset=t.data.preset, hints=t.data.hints,
+                    rated=t.data.rated, title=t.data.title, private=True,
+                    time_control=t.data.options.get("time_control"), account=account,
+                )
+                recorded = await self.store.set_rematch(t.id, new.id)
+                t.data.rematch_id = recorded
+                if recorded == new.id and seat is not None and token is not None:
+                    created = new.id, seat, token
+        if created is not None:
+            for c in t.conns:
+                if c is not by:
+                    c.send({"type": "rematch_offered", "table_id": created[0]})
+            await self.publish(t.id, "seats")
+            return created
         new_id = t.data.rematch_id
         assert new_id is not None
-        _, seat, token = await self.join(new_id, name, by.seat)
+        _, seat, token = await self.join(new_id, name, by.seat, account)
         return new_id, seat, token
 
     # ----- notices between server processes ----------------------------------------------------
@@ -559,6 +602,16 @@ class Hub:
                 t.away_since[i] = self.clock.now()
         if before != [t.connected(i) for i in seats]:
             self._seats_changed(t)
+
+
+def _check_one_seat(t: LiveTable, account_id: int | None) -> None:
+    """Refuse a second seat of ``t`` for the account ``account_id``.
+
+    Raises:
+        Problem: ``already_seated``.
+    """
+    if account_id is not None and any(s.account_id == account_id for s in t.data.seats):
+        raise Problem(ErrorCode.ALREADY_SEATED, "your account already holds a seat of this rated game")
 
 
 def _close(computer: ComputerSeat) -> None:

@@ -19,10 +19,12 @@ from ..engine.observation import observe
 from ..engine.record import Game, setup_from_json
 from ..engine.rules import Rules
 from ..engine.state import GameState
+from .chat import ChatRoom
 from .clock import Clock
 from .computer import ComputerSeat
 from .conn import Conn
 from .store import SeatData, TableData
+from .timecontrol import Turn, clock_json, mark_timeout
 
 
 def _dumps(value: Any) -> str:
@@ -184,6 +186,8 @@ class LiveTable:
         computers: computer players by seat (built when first needed).
         computer_task: the running task that plays computer seats, if any.
         clock: the hub's clock.
+        turn: the decision a person is making now (``timecontrol.current_turn``).
+        chat: the table's chat (``chat.ChatRoom``).
     """
 
     def __init__(self, data: TableData, clock: Clock) -> None:
@@ -191,6 +195,8 @@ class LiveTable:
         self.id = data.id
         self.clock = clock
         self.game, self.log = build_game(data)
+        for entry in self.log:
+            mark_timeout(self, entry)
         self.lock = asyncio.Lock()
         self.conns: set[Conn] = set()
         self.local_presence: dict[int, int] = {}
@@ -199,6 +205,8 @@ class LiveTable:
         self.away_since: dict[int, float] = {s.seat: started for s in data.seats if s.kind == "human" or s.handed_over}
         self.computers: dict[int, ComputerSeat] = {}
         self.computer_task: asyncio.Task[None] | None = None
+        self.turn: Turn | None = None
+        self.chat = ChatRoom()
         self._obs_cache: tuple[int, dict[str, Any], list[dict[str, Any]]] | None = None
         self._result: dict[str, Any] | None = None
         self._parts_cache: tuple[Any, dict[str, str]] | None = None
@@ -283,6 +291,9 @@ class LiveTable:
             "replay_url": f"/replay/{d.id}" if finished else None,
             "record_url": f"/api/tables/{d.id}/record" if finished else None,
             "rematch": d.rematch_id,
+            "private": bool(d.options.get("private", False)),
+            "host": d.options.get("host"),
+            "time_control": d.options.get("time_control") or {"kind": "none"},
         }
 
     def public_observation(self) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -330,7 +341,8 @@ class LiveTable:
         return (
             f'{{"type":"state","table_id":{parts["id"]},"status":"{self.data.status}","version":{self.version},'
             f'"observation":{obs},"legal":{parts["legal"] if mine else "[]"},"seats":{parts["seats"]},'
-            f'"log_from":{int(log_from)},"log":{log_text},"result":{parts["result"]}{tail}}}'
+            f'"log_from":{int(log_from)},"log":{log_text},"result":{parts["result"]},'
+            f'"clock":{_dumps(clock_json(self))}{tail}}}'
         )
 
     def _parts(self) -> dict[str, str]:

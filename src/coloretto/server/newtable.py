@@ -5,6 +5,7 @@ seats and rules, the deal, and the creator's seat token. Pure: nothing is stored
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,8 +15,10 @@ from ..engine.record import setup_to_json
 from ..engine.rules import Rules
 from ..engine.rules import preset as make_preset
 from ..engine.state import new_game
+from .accounts import Account
 from .errors import ErrorCode, Problem
 from .store import SeatData, TableData, now, token_hash
+from .timecontrol import MOVE_CLOCKS, check_time_control
 
 DEFAULT_AGENT = "medium"
 """The computer player of a computer seat, or of a hand-over, when none is named."""
@@ -91,8 +94,27 @@ def seat_rows(seats: list[dict[str, Any]]) -> list[SeatData]:
     return rows
 
 
-def seat_creator(rows: list[SeatData], name: str | None, seat: int | None) -> tuple[int | None, str | None]:
-    """Sit the creator ``name`` at ``seat`` (default: the first human seat) of ``rows``.
+def check_rated(rows: list[SeatData], hints: bool, account: Account | None) -> None:
+    """A rated table (docs/web-api.md, "Accounts"): created by a signed-in person, without
+    hints, with at least two seats for people (each to be held by a different account).
+
+    Raises:
+        Problem: ``account_required`` (no account), ``bad_request`` (hints on, fewer than
+            two people).
+    """
+    if account is None:
+        raise Problem(ErrorCode.ACCOUNT_REQUIRED, "rated games are for signed-in players: log in, or create an unrated table")
+    if hints:
+        raise Problem(ErrorCode.BAD_REQUEST, "hints: a rated game has no hints; set hints to false or rated to false")
+    if sum(s.kind == "open" for s in rows) < 2:
+        raise Problem(ErrorCode.BAD_REQUEST, "seats: a rated game needs at least two seats for people")
+
+
+def seat_creator(
+    rows: list[SeatData], name: str | None, seat: int | None, account: Account | None = None
+) -> tuple[int | None, str | None]:
+    """Sit the creator ``name`` at ``seat`` (default: the first human seat) of ``rows``;
+    with ``account`` (a rated table) the seat is the account's, under its name.
     Returns ``(seat, token)``, ``(None, None)`` when the table has no human seat.
 
     Raises:
@@ -101,6 +123,8 @@ def seat_creator(rows: list[SeatData], name: str | None, seat: int | None) -> tu
     humans = [s.seat for s in rows if s.kind == "open"]
     if not humans:
         return None, None
+    if account is not None:
+        name = account.name
     if name is None:
         raise Problem(ErrorCode.BAD_NAME, "name is required to sit at the table")
     name = check_name(name)
@@ -111,7 +135,24 @@ def seat_creator(rows: list[SeatData], name: str | None, seat: int | None) -> tu
     token = secrets.token_urlsafe(24)
     row = rows[seat]
     row.kind, row.name, row.token_hash = "human", name, token_hash(token)
+    row.account_id = account.id if account is not None else None
     return seat, token
+
+
+def table_options(
+    *, private: Any, time_control: Any, host: int | None, move_clocks: Sequence[float] = MOVE_CLOCKS
+) -> dict[str, Any]:
+    """The stored options of a new table (``TableData.options``): ``private`` (not listed
+    in the lobby, joined through its invite link), ``host`` (the creator's seat, who may
+    replace an absent or idle player; None when the creator took no seat) and
+    ``time_control`` (``timecontrol.check_time_control``).
+
+    Raises:
+        Problem: ``bad_request`` (private not a boolean, a bad time control), ``bad_agent``.
+    """
+    if not isinstance(private, bool):
+        raise Problem(ErrorCode.BAD_REQUEST, f"private must be true or false, not {private!r}")
+    return {"private": private, "host": host, "time_control": check_time_control(time_control, move_clocks)}
 
 
 @dataclass(frozen=True)
@@ -134,17 +175,27 @@ def new_table(
     hints: bool,
     rated: bool,
     title: str,
+    private: bool = False,
+    time_control: Any = None,
+    move_clocks: Sequence[float] = MOVE_CLOCKS,
+    account: Account | None = None,
 ) -> NewTable:
-    """Check a create-table request (docs/web-api.md ``POST /api/tables``) and deal.
+    """Check a create-table request (docs/web-api.md ``POST /api/tables``) and deal; the
+    creator is the table's host (``table_options``). ``account``: the signed-in creator; a
+    rated table needs one (``check_rated``), and the creator's seat is then the account's.
 
     Raises:
-        Problem: bad seats, rules, preset, agent or name.
+        Problem: bad seats, rules, preset, agent, name, privacy or time control; a rated
+            table not allowed.
     """
     if not 2 <= len(seats) <= 5:
         raise Problem(ErrorCode.BAD_REQUEST, f"a table has 2 to 5 seats, not {len(seats)}")
     r = table_rules(len(seats), rules, preset)
     rows = seat_rows(seats)
-    creator, token = seat_creator(rows, name, seat)
+    if rated:
+        check_rated(rows, hints, account)
+    creator, token = seat_creator(rows, name, seat, account if rated else None)
+    options = table_options(private=private, time_control=time_control, host=creator, move_clocks=move_clocks)
     seed = secrets.randbits(63)
     try:
         state = new_game(r, seed, preset_name=preset)
@@ -155,5 +206,6 @@ def new_table(
         id=secrets.token_urlsafe(6), title=title, status=status, rules=r.to_dict(), preset=preset,
         hints=hints, rated=rated, seed=seed, setup=[setup_to_json(s) for s in state.setups if s is not None],
         version=0, created_at=now(), finished_at=None, rematch_id=None, seats=rows, codes=[],
+        options=options,
     )
     return NewTable(data, creator, token)

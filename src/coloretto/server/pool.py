@@ -27,6 +27,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from ..agents.base import Agent
 from ..agents.registry import make_agent
+from ..arena.driver import FIRST_LEGAL, Decision, FailurePolicy, decide_with
 from ..engine.actions import Action
 from ..engine.observation import Observation
 from ..engine.rules import Rules
@@ -44,10 +45,12 @@ AGENTS_KEPT = 64
 
 
 def decide(
-    spec: str, seed: int, seat: int, rules: Rules, observation: Observation, legal: Sequence[Action]
-) -> Action:
-    """The action of the computer player ``spec`` (seeded ``seed``, reset for ``seat`` and
-    ``rules``) for the decision in ``observation``; runs in a worker process, which keeps
+    spec: str, seed: int, seat: int, rules: Rules, observation: Observation, legal: Sequence[Action],
+    policy: FailurePolicy = FIRST_LEGAL,
+) -> Decision:
+    """The driver's decision (``arena.driver.decide_with`` under ``policy``) of the
+    computer player ``spec`` (seeded ``seed``, reset for ``seat`` and ``rules``) for the
+    decision in ``observation``; runs in a worker process, which keeps
     the player for its next decisions (``AGENTS_KEPT``).
 
     Raises:
@@ -62,7 +65,7 @@ def decide(
     while len(_AGENTS) > AGENTS_KEPT:
         _, old = _AGENTS.popitem(last=False)
         old.close()
-    return agent.act(observation, legal)
+    return decide_with(agent, observation, legal, policy)
 
 
 @dataclass

@@ -8,29 +8,37 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from .store import TableStore
+from .store import RatedResult, TableStore
 
 
-def leaderboard(rows: Sequence[tuple[str, int, str, str, int, int]], computers: bool) -> dict[str, Any]:
-    """Rate the players of ``rows`` (``(table_id, seat, name, kind, score, rank)``, grouped
-    by table, oldest game first; as ``Store.rated_results``).
+def leaderboard(rows: Sequence[RatedResult], computers: bool) -> dict[str, Any]:
+    """Rate the players of ``rows`` (``(table_id, seat, name, kind, score, rank,
+    account_id)``, grouped by table, oldest game first; as ``Store.rated_results``).
 
-    ``computers=False``: only people are rated, and only games with at least two of them
-    (their ranks among themselves). ``computers=True``: everyone in every game; computer
-    players are rated under their ``computer:LEVEL`` names.
+    People are keyed by their account (``account:ID``): only seats held by an account are
+    rated, so a name typed by someone else changes nothing. ``computers=False``: only people
+    are rated, and only games with at least two of them (their ranks among themselves).
+    ``computers=True``: computer players too, under their ``computer:LEVEL`` names.
 
     Returns:
-        ``{"computers", "games", "players": [{"name", "kind", "rating", "mu", "sigma",
-        "games", "wins"}]}`` sorted by ``rating`` (mu - 3 sigma), best first.
+        ``{"computers", "games", "players": [{"name", "kind", "account", "rating", "mu",
+        "sigma", "games", "wins"}]}`` sorted by ``rating`` (mu - 3 sigma), best first;
+        ``account`` is the account id of a person, None for a computer player.
     """
     model = PlackettLuce()
     games: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
     order: list[str] = []
-    for table_id, _seat, name, kind, _score, rank in rows:
+    shown: dict[str, str] = {}
+    accounts: dict[str, int | None] = {}
+    for table_id, _seat, name, kind, _score, rank, account_id in rows:
         if table_id not in games:
             order.append(table_id)
-        if computers or kind == "human":
-            games[table_id].append((name, kind, rank))
+        if kind == "human" and account_id is None:
+            continue  # a seat without an account is not rated
+        if kind == "human" or computers:
+            key = f"account:{account_id}" if kind == "human" else name
+            shown[key], accounts[key] = name, account_id if kind == "human" else None
+            games[table_id].append((key, kind, rank))
     ratings: dict[str, Any] = {}
     kinds: dict[str, str] = {}
     played: dict[str, int] = defaultdict(int)
@@ -38,7 +46,7 @@ def leaderboard(rows: Sequence[tuple[str, int, str, str, int, int]], computers: 
     counted = 0
     for table_id in order:
         entries = games[table_id]
-        # one entry per name per game (a person in two seats counts once, at the better rank)
+        # one entry per player per game (one seat per account; computers of one level count once, at the best rank)
         best: dict[str, tuple[str, int]] = {}
         for name, kind, rank in entries:
             if name not in best or rank < best[name][1]:
@@ -59,8 +67,9 @@ def leaderboard(rows: Sequence[tuple[str, int, str, str, int, int]], computers: 
                 wins[n] += 1
     players = [
         {
-            "name": n,
+            "name": shown[n],
             "kind": kinds[n],
+            "account": accounts[n],
             "rating": round(r.ordinal(), 2),
             "mu": round(r.mu, 2),
             "sigma": round(r.sigma, 2),

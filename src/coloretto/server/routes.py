@@ -12,11 +12,14 @@ from fastapi.responses import FileResponse, Response
 
 from ..agents.registry import DIFFICULTIES, PEOPLE_OPPONENTS
 from ..engine.rules import EXTRA_CARDS, PRESETS
+from .auth_routes import AccountDep
 from .errors import ErrorCode, Problem, error_response
 from .hub import Hub
 from .live import LiveTable
 from .newtable import DEFAULT_AGENT
-from .schemas import CreateTable, JoinTable, SeatGranted
+from .schemas import CreateTable, JoinTable, MyTables, SeatGranted
+from .store import token_hash
+from .timecontrol import CLOCK_AGENTS, DAY_SECONDS, DEFAULT_CLOCK_AGENT, seconds_json
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 """The browser client's files (``/`` and ``/static/...``)."""
@@ -73,16 +76,24 @@ async def options(hub: HubDep) -> dict[str, Any]:
         },
         "hints_available": True,
         "handover_after_seconds": hub.settings.handover_after,
+        "time_controls": {
+            "kinds": ["none", "move", "day"],
+            "move_seconds": [seconds_json(s) for s in hub.settings.move_clocks],
+            "day_seconds": seconds_json(DAY_SECONDS),
+            "agents": list(CLOCK_AGENTS),
+            "default_agent": DEFAULT_CLOCK_AGENT,
+        },
     }
 
 
 @api.post("/api/tables", status_code=201, response_model=SeatGranted, tags=["tables"])
-async def create(body: CreateTable, hub: HubDep, request: Request) -> dict[str, Any]:
+async def create(body: CreateTable, hub: HubDep, account: AccountDep, request: Request) -> dict[str, Any]:
     """Create a table; the creator takes a seat and gets its secret token."""
     t, seat, token = await hub.create_table(
         address=request.client.host if request.client else None,
         name=body.name, seats=[s.model_dump() for s in body.seats], seat=body.seat, rules=body.rules,
         preset=body.preset, hints=body.hints, rated=body.rated, title=body.title.strip(),
+        private=body.private, time_control=body.time_control, account=account,
     )
     return _granted(t, seat, token)
 
@@ -94,16 +105,42 @@ async def lobby(
     limit: int = Query(50, ge=1, le=200),
     offset: int = Query(0, ge=0, le=1_000_000),
 ) -> dict[str, Any]:
-    """The lobby, a page at a time (newest first): open tables to join and games in progress
-    to watch; ``next_offset`` asks for the next page (None on the last)."""
+    """The lobby, a page at a time (newest first): public tables waiting for players and
+    public games in progress to watch (private tables are reached through their invite link
+    only); ``next_offset`` asks for the next page (None on the last; a page holds at most
+    ``limit`` tables, fewer where private ones were left out)."""
     statuses = [status] if status else ["open", "playing"]
     ids = await hub.store.table_ids(statuses, limit + 1, offset)
     out = []
     for table_id in ids[:limit]:
         t = await hub.get(table_id)
-        if t is not None and t.status in statuses:
+        if t is not None and t.status in statuses and not t.data.options.get("private", False):
             out.append(t.table_json())
     return {"tables": out, "offset": offset, "next_offset": offset + limit if len(ids) > limit else None}
+
+
+MAX_MY_TABLES = 100
+"""Most seat tokens ``POST /api/tables/mine`` looks at."""
+
+
+@api.post("/api/tables/mine", tags=["tables"])
+async def mine(body: MyTables, hub: HubDep) -> dict[str, Any]:
+    """The tables of the seat tokens a browser keeps (private ones too), each with the seat
+    and ``your_turn``; unknown tables and tokens of no seat are left out."""
+    if len(body.tokens) > MAX_MY_TABLES:
+        raise Problem(ErrorCode.BAD_REQUEST, f"tokens: at most {MAX_MY_TABLES} tables, not {len(body.tokens)}")
+    out = []
+    for table_id, token in body.tokens.items():
+        t = await hub.get(table_id)
+        if t is None or t.status == "finished":
+            continue
+        seat = t.seat_of(token_hash(token))
+        if seat is None:
+            continue
+        to_move = t.state.to_move if t.status == "playing" else None
+        your_turn = to_move == seat and t.data.seats[seat].kind == "human"
+        out.append({"table": t.table_json(), "seat": seat, "your_turn": your_turn})
+    return {"tables": out}
 
 
 @api.get("/api/tables/{table_id}", tags=["tables"])
@@ -113,9 +150,9 @@ async def table(table_id: str, hub: HubDep) -> dict[str, Any]:
 
 
 @api.post("/api/tables/{table_id}/join", response_model=SeatGranted, tags=["tables"])
-async def join(table_id: str, body: JoinTable, hub: HubDep) -> dict[str, Any]:
+async def join(table_id: str, body: JoinTable, hub: HubDep, account: AccountDep) -> dict[str, Any]:
     """Take an open seat; returns its secret token."""
-    t, seat, token = await hub.join(table_id, body.name, body.seat)
+    t, seat, token = await hub.join(table_id, body.name, body.seat, account)
     return _granted(t, seat, token)
 
 

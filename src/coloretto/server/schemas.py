@@ -26,21 +26,32 @@ class CreateTable(BaseModel):
     """``POST /api/tables`` body (docs/web-api.md)."""
 
     model_config = STRICT
-    name: str | None = Field(None, description="the creator's player name (required with a human seat)")
+    name: str | None = Field(None, description="the creator's player name (required with a human seat; a rated table uses the account's)")
     seats: list[SeatSpec] = Field(description="2 to 5 seats")
     seat: int | None = Field(None, description="the creator's seat (default: first human seat)")
     rules: dict[str, Any] = Field(default_factory=dict, description="options of docs/rules.md §7")
     preset: str | None = Field(None, description="a preset name, applied before rules")
     hints: bool = False
-    rated: bool = True
+    rated: bool = Field(False, description="rated (leaderboard): needs a signed-in creator, no hints, two or more people")
     title: str = Field("", max_length=60)
+    private: bool = Field(False, description="not listed in the lobby; joined through the invite link")
+    time_control: dict[str, Any] | None = Field(
+        None, description='{"kind": "none"}, {"kind": "move", "seconds": 45, "agent": "medium"} or {"kind": "day"}'
+    )
+
+
+class MyTables(BaseModel):
+    """``POST /api/tables/mine`` body: the seat tokens this browser keeps, by table id."""
+
+    model_config = STRICT
+    tokens: dict[str, str] = Field(description="table id -> seat token (at most 100)")
 
 
 class JoinTable(BaseModel):
     """``POST /api/tables/{id}/join`` body."""
 
     model_config = STRICT
-    name: str
+    name: str | None = Field(None, description="the player's name (at a rated table: the account's name is used)")
     seat: int | None = None
 
 
@@ -51,3 +62,11 @@ class SeatGranted(BaseModel):
     seat: int | None
     token: str | None
     ws_url: str
+
+
+class Credentials(BaseModel):
+    """``POST /api/accounts`` (sign up) and ``POST /api/session`` (log in) body."""
+
+    model_config = STRICT
+    name: str = Field(description="the account name (2 to 24 characters; compared ignoring case and look-alike letters)")
+    password: str = Field(description="8 to 256 characters")

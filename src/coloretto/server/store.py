@@ -16,14 +16,19 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .accounts import AccountStore
 
 ResultRows = list[dict[str, Any]]
 """A finished game's results, one dict per seat: ``seat``, ``name``, ``kind`` (``human`` or
-``computer``), ``score``, ``rank``."""
+``computer``), ``score``, ``rank``, ``account_id`` (the seat's account at a rated table, or
+None)."""
 
-RatedResult = tuple[str, int, str, str, int, int]
-"""``(table_id, seat, name, kind, score, rank)`` of one seat of a rated finished game."""
+RatedResult = tuple[str, int, str, str, int, int, int | None]
+"""``(table_id, seat, name, kind, score, rank, account_id)`` of one seat of a rated finished
+game."""
 
 
 def now() -> datetime:
@@ -40,7 +45,8 @@ def token_hash(token: str) -> str:
 class SeatData:
     """A seat as stored. ``kind``: ``open`` (nobody yet), ``human`` or ``computer``;
     ``agent``: the computer player's spec; ``handed_over``: a person's seat now played by a
-    computer player."""
+    computer player; ``account_id``: the account holding the seat of a rated game (one seat
+    per account and table), else None."""
 
     seat: int
     kind: str
@@ -48,6 +54,7 @@ class SeatData:
     agent: str | None
     token_hash: str | None
     handed_over: bool
+    account_id: int | None = None
 
 
 @dataclass
@@ -56,7 +63,10 @@ class TableData:
 
     ``status`` is ``open``, ``playing``, ``finished`` or ``expired`` (an open table nobody
     came to, ``expiry``); ``setup`` holds the secret deal
-    (``coloretto-record/1`` setups); ``version`` is the number of accepted actions.
+    (``coloretto-record/1`` setups); ``version`` is the number of accepted actions;
+    ``options`` the table's options besides the rules (``newtable.table_options``: private,
+    host, time control) and the indices of the actions a clock's computer played
+    (``timeouts``).
     """
 
     id: str
@@ -74,12 +84,16 @@ class TableData:
     rematch_id: str | None
     seats: list[SeatData] = field(default_factory=list)
     codes: list[int] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 class TableStore(Protocol):
     """Where tables, their actions and the results live. All methods are coroutines; an
     implementation runs blocking work off the event loop itself. Objects returned are the
-    caller's own (changing them changes nothing stored)."""
+    caller's own (changing them changes nothing stored). ``accounts`` keeps the accounts
+    in the same place (``accounts.AccountStore``)."""
+
+    accounts: AccountStore
 
     @property
     def dialect(self) -> str:
@@ -119,10 +133,11 @@ class TableStore(Protocol):
         """Action codes from index ``start`` on, in order."""
         ...
 
-    async def take_seat(self, table_id: str, seat: int, name: str, thash: str) -> str | None:
-        """Give the open ``seat`` of an open table to ``name`` (token hash ``thash``).
-        Returns the table's status afterwards (``playing`` when this filled the last open
-        seat), or None when the seat or the table was no longer open (nothing changed)."""
+    async def take_seat(self, table_id: str, seat: int, name: str, thash: str, account_id: int | None = None) -> str | None:
+        """Give the open ``seat`` of an open table to ``name`` (token hash ``thash``;
+        ``account_id`` at a rated table). Returns the table's status afterwards (``playing``
+        when this filled the last open seat), or None when the seat or the table was no
+        longer open, or the account holds another seat of the table (nothing changed)."""
         ...
 
     async def set_seat_control(self, table_id: str, seat: int, kind: str, agent: str | None, handed_over: bool) -> None:
@@ -131,6 +146,10 @@ class TableStore(Protocol):
 
     async def set_rematch(self, table_id: str, rematch_id: str) -> str:
         """Record ``rematch_id`` unless one is recorded already; return the recorded one."""
+        ...
+
+    async def set_options(self, table_id: str, options: dict[str, Any]) -> None:
+        """Replace the table's ``options`` (``TableData.options``)."""
         ...
 
     async def append_action(
@@ -160,6 +179,9 @@ class MemoryTableStore:
         self._lock = threading.Lock()
         self._tables: dict[str, TableData] = {}
         self._results: list[tuple[datetime, RatedResult]] = []
+        from .accounts import MemoryAccountStore  # here: accounts imports this module
+
+        self.accounts: AccountStore = MemoryAccountStore()
 
     @property
     def dialect(self) -> str:
@@ -215,14 +237,16 @@ class MemoryTableStore:
             t = self._tables.get(table_id)
             return list(t.codes[start:]) if t is not None else []
 
-    async def take_seat(self, table_id: str, seat: int, name: str, thash: str) -> str | None:
+    async def take_seat(self, table_id: str, seat: int, name: str, thash: str, account_id: int | None = None) -> str | None:
         """See ``TableStore.take_seat``."""
         with self._lock:
             t = self._tables.get(table_id)
             if t is None or t.status != "open" or not 0 <= seat < len(t.seats) or t.seats[seat].kind != "open":
                 return None
+            if account_id is not None and any(x.account_id == account_id for x in t.seats):
+                return None
             s = t.seats[seat]
-            s.kind, s.name, s.token_hash = "human", name, thash
+            s.kind, s.name, s.token_hash, s.account_id = "human", name, thash, account_id
             if all(x.kind != "open" for x in t.seats):
                 t.status = "playing"
             return t.status
@@ -241,6 +265,11 @@ class MemoryTableStore:
                 t.rematch_id = rematch_id
             return t.rematch_id
 
+    async def set_options(self, table_id: str, options: dict[str, Any]) -> None:
+        """See ``TableStore.set_options``."""
+        with self._lock:
+            self._tables[table_id].options = copy.deepcopy(options)
+
     async def append_action(
         self, table_id: str, version: int, seat: int, code: int, results: ResultRows | None = None
     ) -> bool:
@@ -255,7 +284,8 @@ class MemoryTableStore:
                 stamp = now()
                 t.status, t.finished_at = "finished", stamp
                 for r in results:
-                    self._results.append((stamp, (table_id, r["seat"], r["name"], r["kind"], r["score"], r["rank"])))
+                    self._results.append((stamp, (table_id, r["seat"], r["name"], r["kind"], r["score"], r["rank"],
+                                                  r.get("account_id"))))
             return True
 
     async def rated_results(self) -> list[RatedResult]:

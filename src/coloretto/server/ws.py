@@ -17,6 +17,7 @@ from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..engine.actions import Action
+from . import chat, host
 from .config import Settings
 from .conn import Conn
 from .errors import ErrorCode, Problem
@@ -82,6 +83,7 @@ async def on_hello(s: Session, msg: dict[str, Any], _ref: Any) -> None:
                    "burst": s.settings.ws_burst},
     })
     conn.send_state(t, full=True)
+    conn.send(t.chat.history())
     if old is not None and old != seat:
         await s.hub.presence(t, old, -1)
     if seat is not None and old != seat:
@@ -140,6 +142,16 @@ async def on_rematch(s: Session, _msg: dict[str, Any], ref: Any) -> None:
     s.conn.send(_with_id({"type": "rematch", "table_id": new_id, "seat": seat, "token": token}, ref))
 
 
+async def on_chat(s: Session, msg: dict[str, Any], _ref: Any) -> None:
+    """``chat``: a message from the connection's seat to everyone at the table."""
+    chat.post(s.table, s.conn, msg.get("text"), s.hub.clock)
+
+
+async def on_replace(s: Session, msg: dict[str, Any], _ref: Any) -> None:
+    """``replace``: the host hands an absent or idle player's seat to a computer player."""
+    await host.replace(s.hub, s.table, s.conn, msg.get("seat"), msg.get("agent"))
+
+
 HANDLERS: dict[str, Handler] = {
     "hello": on_hello,
     "action": on_action,
@@ -148,6 +160,8 @@ HANDLERS: dict[str, Handler] = {
     "reclaim": on_reclaim,
     "rematch": on_rematch,
     "sync": on_sync,
+    "chat": on_chat,
+    "replace": on_replace,
 }
 """The client messages besides ``ping`` (answered at once), by ``type``."""
 

@@ -31,6 +31,7 @@ from rich.text import Text
 
 from ..agents.advisor import Advice, advise
 from ..agents.base import Agent, Budget
+from ..arena.driver import FIRST_LEGAL, decide_with, deliver_results
 from ..engine.actions import Action
 from ..engine.cards import COLORS, LETTERS
 from ..engine.observation import Observation, observe
@@ -105,6 +106,7 @@ class TerminalGame:
                 else:
                     self._computer_decision(seat)
             self._finish()
+            deliver_results(list(self.agents.values()), self.state.totals(), self.state.winners())
             return EXIT_OK
         except KeyboardInterrupt:
             self.console.print()
@@ -309,18 +311,18 @@ class TerminalGame:
 
     # ----- computer players ----------------------------------------------------------------
     def _computer_decision(self, seat: int) -> None:
+        """The computer seat's decision through the driver under the terminal's failure
+        policy (``arena.driver.FIRST_LEGAL``): a failing computer player plays the first
+        legal action, and the screen says so."""
         st = self.state
-        legal = st.legal_actions()
-        agent = self.agents[seat]
-        if len(legal) == 1:
-            action = legal[0]
-        else:
-            action = agent.act(observe(st, seat), legal)
-            if action not in legal:
-                raise RuntimeError(
-                    f"computer player {self.names[seat]} chose {action}, which is not legal"
-                )
-        self._play(seat, action)
+        decision = decide_with(self.agents[seat], observe(st, seat), st.legal_actions(), FIRST_LEGAL, st)
+        if decision.failure is not None:
+            self._say(
+                f"The computer player {self.names[seat]} failed ({decision.failure}); it plays "
+                f"{decision.action} instead (failure policy: {FIRST_LEGAL}).",
+                "red",
+            )
+        self._play(seat, decision.action)
 
     # ----- applying actions and telling what happened --------------------------------------
     def _play(self, seat: int, action: Action, *, quiet: bool = False) -> None:
@@ -509,20 +511,31 @@ class TerminalGame:
 
 def hint_table(advice: Sequence[Advice], keys: dict[Action, str]) -> Table:
     """The advisor's estimates as a table, best first: the key of each action (``keys``),
-    the action in words (rows counted from 1), the win chance in percent, the expected score
-    margin over the best other player, and the samples behind the estimate."""
-    table = Table(title="Hints (the advisor's estimate)", title_justify="left")
+    the action in words (rows counted from 1), the win chance in percent and the expected
+    score margin over the best other player, each with its 95% interval, and the samples
+    behind the estimate; the caption names the search (``Advice.evaluator``)."""
+    evaluators = sorted({a.evaluator for a in advice})
+    table = Table(
+        title="Hints (the advisor's estimate)",
+        title_justify="left",
+        caption=f"95% intervals; search: {', '.join(evaluators)}",
+        caption_justify="left",
+    )
     table.add_column("key")
     table.add_column("action")
     table.add_column("win chance", justify="right")
     table.add_column("margin", justify="right")
     table.add_column("samples", justify="right")
     for a in advice:
+        interval = a.margin_interval
+        margin = f"{a.margin:+.1f}"
+        if interval is not None:
+            margin += f" [{interval[0]:+.1f}, {interval[1]:+.1f}]"
         table.add_row(
             keys.get(a.action, "?"),
             render.describe(a.action),
-            f"{100 * a.win_prob:.0f}%",
-            f"{a.margin:+.1f}",
+            f"{100 * a.win_prob:.0f}% [{100 * a.win_low:.0f}, {100 * a.win_high:.0f}]",
+            margin,
             str(a.samples),
         )
     return table

@@ -7,11 +7,14 @@ import { getName, setName } from "./api.js";
 import { lobbyView, leaderboardView } from "./lobby.js";
 import { tableView } from "./table.js";
 import { replayView } from "./replay.js";
+import { accountBox } from "./account.js";
+import { initI18n } from "./i18n.js";
 
 const main = document.getElementById("main");
 const nameField = document.getElementById("player-name");
 nameField.value = getName();
 nameField.addEventListener("change", () => setName(nameField.value.trim()));
+accountBox(document.getElementById("account"));
 
 let stopLobby = null;
 let shown = null; // "lobby" | "leaderboard" | "table" | "replay"
@@ -39,4 +42,4 @@ window.addEventListener("hashchange", () => {
   if (location.pathname !== "/") return;
   if ((location.hash === "#leaderboard") !== (shown === "leaderboard")) route();
 });
-route();
+initI18n().catch(() => {}).then(route);

@@ -2,6 +2,7 @@
 // breakdown (state.result). Display only: every number comes from the server.
 import { h, seatLabel } from "./api.js";
 import { card, cardText, LABELS } from "./cards.js";
+import { t as tr } from "./i18n.js";
 
 /** The texts of this module that mark a computer player's moves (people see them). */
 export const TEXT = {
@@ -56,7 +57,8 @@ export function logLine(entry, seats) {
   }
   const auto = playedForPerson(entry, seats);
   return h("li", { "data-i": entry.i, class: auto ? "auto" : null }, h("span", { class: "log-i" }, `${entry.i + 1}.`), " ", who, body,
-    auto ? [" ", h("span", { class: "badge computer log-auto", "data-testid": "log-auto", title: TEXT.byComputerTitle }, TEXT.byComputer(entry.agent))] : null);
+    auto ? [" ", h("span", { class: "badge computer log-auto", "data-testid": "log-auto", title: TEXT.byComputerTitle }, TEXT.byComputer(entry.agent))] : null,
+    entry.timeout ? [" ", h("span", { class: "badge log-timeout", "data-testid": "log-timeout" }, tr("clock.timed_out"))] : null);
 }
 
 /** The round / game heading a log entry opens, or null ("Round 3", "Game 2 · Round 1"). */
@@ -92,7 +94,8 @@ export function logItems(entry, prev, seats) {
 /** The action of a log entry as plain text (for replay captions and screen readers). */
 export function logText(entry, seats) {
   const who = (entry.seat === null || entry.seat === undefined ? "?" : seatLabel((seats || [])[entry.seat])) +
-    (playedForPerson(entry, seats) ? ` (${TEXT.byComputer(entry.agent)})` : "");
+    (playedForPerson(entry, seats) ? ` (${TEXT.byComputer(entry.agent)})` : "") +
+    (entry.timeout ? ` (${tr("clock.timed_out")})` : "");
   const a = entry.action || {};
   const c = entry.card ? LABELS[entry.card] || entry.card : "a card";
   if (a.action === "draw") return entry.last_round ? `${who} draws the Last Round card, then ${c}` : `${who} draws ${c}`;

@@ -2,6 +2,9 @@
 // create-table form and the leaderboard.
 import { api, h, setChildren, toast, getName, setName, getToken, setToken, seatLabel } from "./api.js";
 import { rulesSummary } from "./board.js";
+import { ratedBox } from "./account.js";
+import { timeControlText } from "./clock.js";
+import { t as tr } from "./i18n.js";
 
 const REFRESH_MS = 4000;
 
@@ -15,10 +18,12 @@ export async function lobbyView(root) {
     return;
   }
   const lists = h("div", { class: "lists" });
-  setChildren(root, h("div", { class: "lobby" }, createForm(options), lists));
+  const mine = h("div", { class: "my-tables" });
+  setChildren(root, h("div", { class: "lobby" }, createForm(options), h("div", {}, mine, lists)));
   const refresh = async () => {
     try {
-      const [live, done] = await Promise.all([api("/api/tables"), api("/api/tables?status=finished&limit=15")]);
+      const [live, done, my] = await Promise.all([api("/api/tables"), api("/api/tables?status=finished&limit=15"), myTables()]);
+      renderMine(mine, my);
       renderLists(lists, live.tables, done.tables);
     } catch (e) {
       setChildren(lists, h("p", { class: "panel error" }, `Could not load the tables: ${e.message}`));
@@ -27,6 +32,38 @@ export async function lobbyView(root) {
   await refresh();
   const timer = setInterval(() => { if (!document.hidden) refresh(); }, REFRESH_MS);
   return () => clearInterval(timer);
+}
+
+/** The unfinished tables whose seat tokens this browser keeps (private ones too), each with
+ * the seat and whether it is that seat's turn (POST /api/tables/mine). */
+async function myTables() {
+  const tokens = {};
+  try {
+    for (let i = 0; i < localStorage.length && Object.keys(tokens).length < 100; i++) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith("coloretto.token.")) tokens[key.slice("coloretto.token.".length)] = localStorage.getItem(key);
+    }
+  } catch { /* no storage: no tables of yours */ }
+  if (!Object.keys(tokens).length) return [];
+  return (await api("/api/tables/mine", { tokens })).tables;
+}
+
+/** "Your tables": where you sit, your turn first; the tab title counts your turns. */
+function renderMine(el, mine) {
+  const turns = mine.filter((m) => m.your_turn).length;
+  document.title = turns ? `\u25b6 ${tr("lobby.title_your_turn", { count: turns })} \u2013 Coloretto` : "Coloretto";
+  if (!mine.length) { setChildren(el); return; }
+  const sorted = [...mine].sort((a, b) => Number(b.your_turn) - Number(a.your_turn));
+  setChildren(el, h("section", { class: "panel", "data-testid": "my-tables" }, h("h2", {}, tr("lobby.my_tables")),
+    h("ul", { class: "table-list" }, sorted.map((m) => h("li", { class: "table-item", "data-table": m.table.id },
+      h("div", {},
+        h("b", {}, m.table.title || tr("lobby.table", { id: m.table.id })), " ",
+        m.your_turn ? h("span", { class: "badge your-turn", "data-testid": "your-turn" }, tr("lobby.your_turn")) : null,
+        m.table.private ? h("span", { class: "badge" }, tr("table.private")) : null,
+        h("div", { class: "small muted" }, timeControlText(m.table.time_control)),
+        h("div", { class: "small" }, seatsText(m.table))),
+      h("a", { class: "button" + (m.your_turn ? " primary" : ""), href: m.table.invite_url, "data-testid": "my-table" },
+        tr("lobby.to_your_seat")))))));
 }
 
 function seatsText(t) {
@@ -135,7 +172,15 @@ function createForm(options) {
   const caps = h("input", { id: "row_capacities", name: "row_capacities", placeholder: "e.g. 3,3,2,4 (empty: standard)", inputmode: "numeric" });
   const title = h("input", { id: "title", name: "title", maxlength: 60, placeholder: "optional" });
   const hints = h("input", { id: "hints", type: "checkbox" });
-  const rated = h("input", { id: "rated", type: "checkbox", checked: true });
+  const tcs = options.time_controls || { move_seconds: [], agents: ["medium"], default_agent: "medium" };
+  const timeControl = h("select", { id: "time-control", name: "time-control" },
+    h("option", { value: "none" }, tr("clock.none")),
+    tcs.move_seconds.map((sec) => h("option", { value: `move:${sec}` }, tr("clock.move", { seconds: sec }))),
+    h("option", { value: "day" }, tr("clock.day")));
+  const clockAgent = h("select", { id: "clock-agent", name: "clock-agent" },
+    tcs.agents.map((a) => h("option", { value: a, selected: a === tcs.default_agent }, tr(`clock.agent.${a}`))));
+  const isPrivate = h("input", { id: "private", type: "checkbox" });
+  const { box: rated, note: ratedNote } = ratedBox(hints);
   const label = (id, text) => h("label", { for: id }, text);
 
   const submit = async (ev) => {
@@ -161,8 +206,12 @@ function createForm(options) {
     }
     const body = {
       name, seats, seat: mine >= 0 ? mine : null, rules, preset: JSON.parse(fields.preset.value),
-      hints: hints.checked, rated: rated.checked, title: title.value.trim(),
+      hints: hints.checked, rated: rated.checked, title: title.value.trim(), private: isPrivate.checked,
     };
+    if (timeControl.value !== "none") {
+      const [kind, sec] = timeControl.value.split(":");
+      body.time_control = kind === "move" ? { kind, seconds: Number(sec), agent: clockAgent.value } : { kind, agent: clockAgent.value };
+    }
     try {
       const r = await api("/api/tables", body);
       if (r.token) setToken(r.table.id, r.token);
@@ -189,8 +238,14 @@ function createForm(options) {
         label("row_capacities", "Row capacities"), caps),
       h("p", { class: "small muted" }, "Options left at their default do not override the preset.")),
     h("div", { class: "field-row" },
+      label("time-control", tr("clock.choose")), timeControl,
+      label("clock-agent", tr("clock.agent")), clockAgent),
+    h("p", { class: "small muted" }, tr("clock.explain")),
+    h("div", { class: "field-row" },
+      h("label", {}, isPrivate, " ", tr("table.private_choice"))),
+    h("div", { class: "field-row" },
       h("label", {}, hints, " allow hints", options.hints_available === false ? " (no move advisor installed)" : ""),
-      h("label", {}, rated, " rated (leaderboard)")),
+      h("label", {}, rated, " rated (leaderboard)", ratedNote)),
     h("button", { type: "submit", class: "primary", "data-testid": "create" }, "Create table"));
 }
 

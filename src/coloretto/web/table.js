@@ -5,6 +5,9 @@ import { statusBar, rowsPanel, playersPanel, matchStanding, scoreLegend, rulesSu
 import { actionText, logItems, logText, resultPanel } from "./gamelog.js";
 import { capture, play as playMotion } from "./motion.js";
 import { play as playSound, setSound, soundOn } from "./sound.js";
+import { clockLine, timeControlText } from "./clock.js";
+import { ChatBox } from "./chat.js";
+import { t as tr } from "./i18n.js";
 
 const MIN_RETRY_MS = 1000;
 const MAX_RETRY_MS = 5000;
@@ -84,6 +87,10 @@ class TableView {
     this.stopped = false;
     this.agentPick = {};
     this.openBoxes = {};
+    this.clock = null; // state.clock, received at clockAt (performance.now())
+    this.clockAt = 0;
+    this.turnAt = performance.now(); // when the current decision began (seen from here)
+    this.chat = new ChatBox((msg) => this.send(msg));
   }
 
   async start() {
@@ -118,6 +125,7 @@ class TableView {
       banner: h("div", { class: "conn-banner", role: "status", "aria-live": "polite" }),
       join: h("div", { class: "join-area" }),
       status: h("div", { class: "status-area" }),
+      clock: h("div", { class: "clock-area", "aria-live": "off" }),
       others: h("div", { class: "others-area" }),
       rows: h("div", { class: "rows-area" }),
       hint: h("div", { class: "hint-area", "aria-live": "polite" }),
@@ -137,8 +145,8 @@ class TableView {
     this.root.replaceChildren(h("div", { id: "table-view", class: "table-view" },
       this.el.head, this.el.banner, this.el.join, this.el.result,
       h("div", { class: "layout" },
-        h("div", { class: "main-col" }, this.el.status, this.el.others, this.el.rows, this.el.hint, this.el.mine),
-        h("div", { class: "side-col" }, this.el.standing, this.logBox, this.el.help)),
+        h("div", { class: "main-col" }, this.el.status, this.el.clock, this.el.others, this.el.rows, this.el.hint, this.el.mine),
+        h("div", { class: "side-col" }, this.el.standing, this.logBox, this.chat.el, this.el.help)),
       this.el.live));
     this.viewEl = this.root.querySelector("#table-view");
   }
@@ -169,6 +177,8 @@ class TableView {
       setChildren(this.el.status, statusBar(null, this.seats, this.mySeat, this.status));
       setChildren(this.el.rows);
     }
+    this.renderClock();
+    this.chat.setSeat(this.mySeat, this.seats);
     this.renderHint();
     this.renderPlayers();
     this.renderResult();
@@ -187,7 +197,7 @@ class TableView {
     const t = this.table;
     // drawn again only when something in it changes (it keeps the focus of its buttons)
     const key = JSON.stringify([t.title, t.invite_url, this.status, this.role, this.mySeat, this.conn, soundOn(),
-      this.obs ? this.obs.rules : t.rules]);
+      this.obs ? this.obs.rules : t.rules, t.private, t.time_control, t.host]);
     if (key === this.headKey) return;
     this.headKey = key;
     setChildren(this.el.head,
@@ -197,6 +207,9 @@ class TableView {
         this.mySeat === null && this.role === "spectator" ? h("span", { class: "pill" }, "watching") : null,
         h("span", { class: `conn-dot conn-${this.conn}`, title: `connection: ${this.conn}` }, this.conn === "open" ? "live" : this.conn)),
       h("p", { class: "small muted" }, rulesSummary(this.obs ? this.obs.rules : t.rules, t)),
+      h("div", { class: "small muted", "data-testid": "table-options" }, timeControlText(t.time_control),
+        t.private ? [" \u00b7 ", tr("table.private")] : null,
+        t.host !== null && t.host !== undefined && t.host === this.mySeat ? [" \u00b7 ", tr("host.you")] : null),
       this.soundSwitch(),
       this.status === "open" ? this.inviteLine() : null);
   }
@@ -284,6 +297,19 @@ class TableView {
       this.hintText && this.legal.length ? h("p", { class: "hint-text" }, `Hint: ${this.hintText}`) : null);
   }
 
+  renderClock() {
+    setChildren(this.el.clock, this.status === "playing"
+      ? clockLine(this.clock, this.seats, this.mySeat, performance.now() - this.clockAt) : null);
+  }
+
+  /** The host may replace seat `s`: a person's, not the host's own, absent or idle on their turn. */
+  canReplace(s) {
+    const seat = this.seats[s];
+    if (!seat || seat.kind !== "human" || s === this.mySeat || this.mySeat === null || this.table.host !== this.mySeat) return false;
+    if (!seat.connected) return true;
+    return this.obs && this.obs.to_move === s && (performance.now() - this.turnAt) / 1000 >= this.handoverAfter;
+  }
+
   awayOf(s) {
     const seat = this.seats[s];
     if (!seat || seat.away_seconds === null || seat.away_seconds === undefined) return null;
@@ -325,6 +351,12 @@ class TableView {
           this.send({ type: "hand_over", seat: s, agent: sel.value });
         } }, "Hand my seat over"));
     }
+    if (this.canReplace(s)) {
+      const sel = pick();
+      return h("div", { class: "seat-ctl" }, sel, " ",
+        h("button", { type: "button", "data-testid": "replace", title: tr("host.replace_title"),
+          onclick: () => this.send({ type: "replace", seat: s, agent: sel.value }) }, tr("host.replace")));
+    }
     if (seat.kind === "human" && !seat.connected) {
       const away = this.awayOf(s) ?? 0;
       const wait = Math.ceil(this.handoverAfter - away);
@@ -341,7 +373,8 @@ class TableView {
     if (this.status !== "finished" || !this.result) { setChildren(this.el.result); return; }
     const r = this.result;
     const controls = [];
-    if (this.mySeat !== null) {
+    // Once a rematch exists (asked for by anyone) there is only its link: never a second table.
+    if (this.mySeat !== null && !this.rematchId) {
       controls.push(h("button", { type: "button", class: "primary", "data-testid": "rematch", onclick: () => this.send({ type: "rematch" }) }, "Rematch"));
     }
     if (this.rematchId) {
@@ -390,6 +423,8 @@ class TableView {
 
   tick() {
     if (this.conn === "reconnecting") this.renderBanner();
+    if (this.clock && this.status === "playing") this.renderClock();
+    if (this.table.host === this.mySeat && this.mySeat !== null && this.status === "playing") this.renderPlayersKeepFocus();
     if (this.seats.some((s) => s.kind === "human" && !s.connected) && this.status === "playing") this.renderPlayersKeepFocus();
   }
 
@@ -503,6 +538,8 @@ class TableView {
         toast("A rematch was offered");
         this.render();
         break;
+      case "chat": this.chat.add(msg); break;
+      case "chat_history": this.chat.history(msg.messages || []); break;
       case "pong": break;
       case "error": this.onError(msg); break;
       default: break;
@@ -533,7 +570,9 @@ class TableView {
       const seat = (msg.seats || this.seats)[e.seat];
       if (seat && seat.kind === "computer" && seat.handed_over) this.autoMoves.set(e.i, seat.agent);
     }
-    if (msg.version !== this.version) { this.hint = null; this.hintText = ""; }
+    if (msg.version !== this.version) { this.hint = null; this.hintText = ""; this.turnAt = performance.now(); }
+    this.clock = msg.clock || null;
+    this.clockAt = performance.now();
     this.version = msg.version;
     this.status = msg.status;
     this.obs = msg.observation;

@@ -24,6 +24,7 @@ from typing import Any
 
 import httpx
 import pytest
+from ratedgame import play_rated_game
 
 pytestmark = pytest.mark.slow
 
@@ -206,13 +207,14 @@ def test_two_people_with_reload(web_server: Any, new_page: Any, artifacts: Path)
     assert bob.locator(".player[data-seat='1'] .badge.you").count() == 1
     played += play_until(ann, {0: ann, 1: bob}, stop=lambda v: v >= 30)
 
-    # Bob's tab closes: Ann sees him disconnected and, after a while, may hand his seat over
+    # Bob's tab closes: Ann sees him disconnected and, as the host (she created the table),
+    # may replace him with a computer at once
     context = bob.context
     bob.close()
     ann.wait_for_selector(".player[data-seat='1'] [data-testid=disconnected]")
-    ann.wait_for_selector(".player[data-seat='1'] [data-testid=hand-over]:enabled")
+    ann.wait_for_selector(".player[data-seat='1'] [data-testid=replace]:enabled")
     ann.screenshot(path=str(artifacts / "2-disconnected.png"), full_page=True)
-    ann.click(".player[data-seat='1'] [data-testid=hand-over]")
+    ann.click(".player[data-seat='1'] [data-testid=replace]")
     ann.wait_for_selector(".player[data-seat='1'] .badge.computer")
     # Bob comes back (same browser: the token is kept), finds a computer in his seat and
     # takes it back
@@ -312,7 +314,9 @@ def test_replay_and_leaderboard(web_server: Any, new_page: Any, artifacts: Path)
     # the lobby lists the finished game with its replay link
     page.goto(base + "/")
     page.wait_for_selector(f"li[data-table='{table_id}'] >> text=Replay")
+    play_rated_game(base, ("Eve", "Finn"))  # the leaderboard lists rated games of accounts only
     page.goto(base + "/#leaderboard")
+    page.wait_for_selector("table.leaderboard >> text=Finn")
     page.check("#lb-computers")
     page.wait_for_selector("table.leaderboard >> text=Computer (random)")
     page.screenshot(path=str(artifacts / "4-leaderboard.png"), full_page=True)

@@ -19,6 +19,15 @@ Page header and links (index.html)
 - `[data-testid=nav-lobby]` "Lobby": test_lobby_form_links_and_joining
 - `[data-testid=nav-leaderboard]` "Leaderboard": test_replay_controls_and_error_pages
 
+Account box of the page header (account.js)
+- `[data-testid=account-open]` "Log in / sign up": test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
+- `#account-name` "Account name": test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
+- `#account-password` "Password" (Enter logs in): test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
+- `[data-testid=log-in]` "Log in" (a wrong password: a clear message): test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
+- `[data-testid=sign-up]` "Sign up" (a look-alike of a taken name: a clear message): test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
+- `[data-testid=account-cancel]` "Cancel": test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
+- `[data-testid=log-out]` "Log out": test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
+
 Lobby (lobby.js)
 - `[data-testid=quick-join]` "Join (N open)" (and without a name: asks for one): test_lobby_form_links_and_joining
 - `[data-testid=your-table]` "Your table": test_lobby_form_links_and_joining
@@ -38,9 +47,13 @@ Lobby (lobby.js)
 - `#extra_card` "Extra rule": test_lobby_form_links_and_joining
 - `#row_capacities` "Row capacities" (bad input: a clear message): test_lobby_form_links_and_joining
 - `#hints` "allow hints": test_lobby_form_links_and_joining
-- `#rated` "rated (leaderboard)": test_lobby_form_links_and_joining
+- `#rated` "rated (leaderboard)" (signed-in players only; turns hints off): test_accounts_browser.py::test_sign_up_log_in_rated_seat_and_log_out
 - `[data-testid=create]` "Create table": test_lobby_form_links_and_joining
 - `#lb-computers` "include games against computer players": test_replay_controls_and_error_pages
+- `#time-control` "Time control" (no clock, a per-move clock, turn-based): test_tables.py::test_a_clock_runs_out_and_the_computer_moves
+- `#clock-agent` "Plays when time runs out": test_tables.py::test_a_clock_runs_out_and_the_computer_moves
+- `#private` "Private table": test_tables.py::test_a_private_table_the_host_and_the_chat
+- `[data-testid=my-table]` "To your seat" (Your tables, with "Your turn"): test_tables.py::test_a_private_table_the_host_and_the_chat
 
 Live table (table.js, board.js)
 - `[data-testid=back-to-lobby]` "Back to the lobby" (unknown table, replay not ready): test_replay_controls_and_error_pages
@@ -67,6 +80,10 @@ Live table (table.js, board.js)
 - `[data-testid=rematch]` "Rematch": test_hand_over_a_disconnected_seat_and_watch_the_rematch
 - `[data-testid=join-rematch]` "Watch the rematch" (a spectator; "Join the rematch": test_browser.py): test_hand_over_a_disconnected_seat_and_watch_the_rematch
 - `[data-testid=record]` "Download record" (table and replay): test_playing_keys_hints_and_leaving
+- `[data-testid=replace]` "Replace with a computer" (the host; an absent or idle player): test_tables.py::test_a_private_table_the_host_and_the_chat
+- `#chat-text` the chat message (Enter sends): test_tables.py::test_a_private_table_the_host_and_the_chat
+- `[data-testid=chat-send]` "Send": test_tables.py::test_a_private_table_the_host_and_the_chat
+- `[data-testid=chat-mute]` "Mute chat" / "Show chat" (remembered): test_tables.py::test_a_private_table_the_host_and_the_chat
 - `[data-testid=replay]` "Replay move by move": test_playing_keys_hints_and_leaving
 
 Replay (replay.js)
@@ -144,6 +161,7 @@ from typing import Any
 
 import httpx
 import pytest
+from ratedgame import play_rated_game
 from test_browser import VIEW, act, attr
 
 pytestmark = pytest.mark.slow
@@ -388,7 +406,7 @@ def test_lobby_form_links_and_joining(web_server: Any, new_page: Any) -> None:
     ann.select_option("#joker_any_color", "false")
     ann.select_option("#match_games", "2")
     ann.check("#hints")
-    ann.uncheck("#rated")
+    assert ann.is_disabled("#rated") and not ann.is_checked("#rated")  # guests play unrated
     ann.fill("#row_capacities", "3, x")
     create = ann.locator("[data-testid=create]")
     assert toast_after(ann, create.click) == "Row capacities: whole numbers separated by commas"
@@ -763,35 +781,37 @@ def test_hand_over_a_disconnected_seat_and_watch_the_rematch(web_server: Any, ne
     cathy = new_page()  # a spectator
     cathy.goto(ann.url)
     cathy.wait_for_selector(f"{VIEW}[data-conn=open][data-status=playing]")
-    # Bob's tab closes; Ann picks the computer player for his seat while the delay runs out:
-    # her choice survives the page's redraws (every second and on every move)
-    bob.close()
-    bob_card = ann.locator(".player[data-seat='1']")
-    bob_card.locator("[data-testid=hand-over]:disabled").wait_for()
-    bob_card.locator("[data-testid=agent-pick]").select_option("easy")
-    ann.locator(".rows-panel").click(position={"x": 2, "y": 2})  # the focus leaves the menu
-    button = bob_card.locator("[data-testid=hand-over]:enabled")
+    # Ann's tab closes (she is the host; Bob is not, so he waits for the hand-over delay);
+    # Bob picks the computer player for her seat while the delay runs out: his choice
+    # survives the page's redraws (every second and on every move)
+    ann.close()
+    ann_card = bob.locator(".player[data-seat='0']")
+    ann_card.locator("[data-testid=hand-over]:disabled").wait_for()
+    assert ann_card.locator("[data-testid=replace]").count() == 0  # only the host replaces at once
+    ann_card.locator("[data-testid=agent-pick]").select_option("easy")
+    bob.locator(".rows-panel").click(position={"x": 2, "y": 2})  # the focus leaves the menu
+    button = ann_card.locator("[data-testid=hand-over]:enabled")
     button.wait_for()
-    assert bob_card.locator("[data-testid=agent-pick]").input_value() == "easy"
+    assert ann_card.locator("[data-testid=agent-pick]").input_value() == "easy"
     button.click()
-    cathy.wait_for_selector(".player[data-seat='1'] .badge.computer >> text=computer (easy) plays")
-    # Ann leaves too; the computers finish
-    me = ann.locator(".player[data-seat='0']")
+    cathy.wait_for_selector(".player[data-seat='0'] .badge.computer >> text=computer (easy) plays")
+    # Bob leaves too; the computers finish
+    me = bob.locator(".player[data-seat='1']")
     me.locator("[data-testid=leaving]").click()
     me.locator("[data-testid=hand-over-mine]").click()
-    for page in (ann, cathy):
+    for page in (bob, cathy):
         page.wait_for_selector("[data-testid=result]", timeout=60_000)
     assert cathy.locator("[data-testid=rematch]").count() == 0  # spectators cannot ask for one
-    ann.click("[data-testid=rematch]")
-    ann.wait_for_url(re.compile(r"/table/(?!" + table_id + r")[^/]+$"))
-    ann.wait_for_selector(f"{VIEW}[data-my-seat='0'][data-status=open]")
-    new_id = ann.url.rsplit("/", 1)[1]
+    bob.click("[data-testid=rematch]")
+    bob.wait_for_url(re.compile(r"/table/(?!" + table_id + r")[^/]+$"))
+    bob.wait_for_selector(f"{VIEW}[data-my-seat='1'][data-status=open]")
+    new_id = bob.url.rsplit("/", 1)[1]
     watch = cathy.locator("[data-testid=join-rematch]")
     assert watch.inner_text() == "Watch the rematch"
     watch.click()
     cathy.wait_for_url(f"{base}/table/{new_id}")
     cathy.wait_for_selector(f"{VIEW}[data-conn=open][data-my-seat='']")
-    assert cathy.locator("#join-seat option").all_inner_texts() == ["Seat 2"]
+    assert cathy.locator("#join-seat option").all_inner_texts() == ["Seat 1"]
 
 
 # ----- replay controls, leaderboard, error pages ------------------------------------------------
@@ -890,7 +910,8 @@ def test_replay_controls_and_error_pages(web_server: Any, new_page: Any) -> None
     else:  # a take whose bonus card was the Last Round card
         assert caption.inner_text().endswith("(the Last Round card came up)")
 
-    # the leaderboard, from the header
+    # the leaderboard, from the header (after a rated game of two accounts and a computer)
+    play_rated_game(base, ("Eve", "Finn"))
     page.click("[data-testid=nav-leaderboard]")
     page.wait_for_selector("h2 >> text=Leaderboard")
     page.wait_for_selector("text=rated game(s)")

@@ -1,0 +1,90 @@
+"""The strength scripts of docs/strength.md at a tiny size: ``benchmarks/strength_runs.sh``
+(one configuration, a few games, through the real ``coloretto tournament``) and
+``benchmarks/level_latency.py`` (p50/p95 per level)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.timeout(600)
+
+ROOT = Path(__file__).resolve().parents[2]
+COLORETTO = str(Path(sys.executable).parent / "coloretto")
+
+
+def _runs(tmp_path: Path, *runs: str, games: int = 4) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "GAMES": str(games),
+        "WORKERS": "1",
+        "OUT": str(tmp_path),
+        "COLORETTO": COLORETTO,
+    }
+    return subprocess.run(
+        ["bash", str(ROOT / "benchmarks" / "strength_runs.sh"), *runs],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
+
+
+def test_a_strength_run_writes_its_result_files(tmp_path: Path) -> None:
+    done = _runs(tmp_path, "heuristic-greedy-violet", "medium-easy")
+    assert done.returncode == 0, done.stderr
+    assert "== heuristic-greedy-violet done" in done.stdout and "load:" in done.stdout
+    data = json.loads((tmp_path / "heuristic-greedy-violet.json").read_text())
+    assert data["config"]["agents"] == ["heuristic", "greedy", "greedy", "greedy"]
+    assert data["config"]["rules"]["table"] == "violet" and data["config"]["games"] == 4
+    easy = json.loads((tmp_path / "medium-easy.json").read_text())
+    assert easy["config"]["agents"] == ["medium", "easy", "easy", "easy"]
+    assert easy["config"]["rules"]["table"] == "brown"
+    assert (tmp_path / "medium-easy.csv").read_text().startswith("kind,entry,agent")
+
+
+def test_every_configuration_is_known_and_an_unknown_one_is_refused(tmp_path: Path) -> None:
+    script = (ROOT / "benchmarks" / "strength_runs.sh").read_text()
+    for run in (
+        "expert-v1-4p",
+        "expert-v1-3p",
+        "expert-v1-5p",
+        "expert-v1-violet",
+        "expert-v1-modern",
+        "expert-v1-2p",
+        "oracle-expert",
+        "expert-hard",
+    ):
+        assert f"[{run}]=" in script
+    done = _runs(tmp_path, "nonsense")
+    assert done.returncode == 2 and "unknown run 'nonsense'" in done.stderr
+
+
+def test_level_latency_prints_p50_and_p95_per_level() -> None:
+    args = [
+        sys.executable,
+        str(ROOT / "benchmarks" / "level_latency.py"),
+        "--games",
+        "1",
+        "--level",
+        "easy=easy",
+        "--level",
+        "tiny=ismcts@20",
+        "--json",
+    ]
+    out = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
+    assert set(out["levels"]) == {"easy", "tiny"}
+    tiny = out["levels"]["tiny"]
+    assert tiny["agent"] == "ismcts" and tiny["decisions"] > 0
+    assert 0 < tiny["p50_s"] <= tiny["p95_s"] <= tiny["max_s"]
+    assert 0 <= tiny["cpu_p50_s"] <= tiny["cpu_p95_s"] <= tiny["cpu_max_s"]
+    bad = subprocess.run(
+        [*args[:4], "--level", "oops"], check=False, capture_output=True, text=True
+    )
+    assert bad.returncode == 2 and "NAME=SPEC" in bad.stderr

@@ -106,9 +106,9 @@ def test_quotas_on_tables_without_people_and_waiting_tables() -> None:
             and "at most 2" in r.text
         )
         for _ in range(3):
-            r = c.post("/api/tables", json={"name": "Ann", "seats": seats("human", "human")})
-            assert r.status_code == 201 and r.json()["table"]["rated"] is True
-        r = c.post("/api/tables", json={"name": "Ann", "seats": seats("human", "human")})
+            r = c.post("/api/tables", json={"name": "Ann", "seats": seats("human", "human"), "rated": False})
+            assert r.status_code == 201, r.text
+        r = c.post("/api/tables", json={"name": "Ann", "seats": seats("human", "human"), "rated": False})
         assert r.status_code == 429 and "at most 3" in r.text
 
 

@@ -80,7 +80,7 @@ def test_sync_is_rate_limited(client: TestClient) -> None:
         a.hello()
         for i in range(8):
             a.send(type="sync", id=i)
-        got = [a.recv() for _ in range(8)]
+        got = [a.until(lambda m, i=i: m.get("id") == i) for i in range(8)]
         assert [m["type"] for m in got[:5]] == ["state"] * 5 and [m["id"] for m in got[:5]] == list(range(5))
         assert [(m["code"], m["id"]) for m in got[5:]] == [("rate_limited", 5), ("rate_limited", 6), ("rate_limited", 7)]
 

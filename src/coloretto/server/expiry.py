@@ -96,10 +96,10 @@ def forget(hub: Hub, table_id: str) -> None:
 
 
 async def sweep_forever(hub: Hub) -> None:
-    """``sweep`` every ``sweep_seconds`` of ``hub.clock`` until cancelled; a failing pass
-    is logged and the next one runs."""
+    """``sweep`` every ``sweep_seconds`` (real time; the ages it compares come from
+    ``hub.clock``) until cancelled; a failing pass is logged and the next one runs."""
     while True:
-        await hub.clock.sleep(hub.settings.sweep_seconds)
+        await asyncio.sleep(hub.settings.sweep_seconds)
         try:
             await sweep(hub)
         except asyncio.CancelledError:

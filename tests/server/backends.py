@@ -18,7 +18,8 @@ from coloretto.server.store import MemoryTableStore
 from coloretto.server.wiring import build_hub, memory_hub
 
 FAST = {"computer_delay": 0, "handover_after": 0, "ip_rate": 10_000, "ip_burst": 10_000,
-        "ws_rate": 10_000, "ws_burst": 10_000}
+        "ws_rate": 10_000, "ws_burst": 10_000, "max_computer_tables": 10_000, "max_open_tables": 10_000,
+        "sync_rate": 10_000}
 """Settings of the API tests: computers act at once, limits out of the way (the limits have
 their own tests)."""
 

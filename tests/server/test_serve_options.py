@@ -31,7 +31,7 @@ def _wait_finished(url: str, table_id: str, seconds: float = 90) -> dict[str, An
 
 def test_max_ws_per_ip_agent_threads_and_access_log(tmp_path: Path, server_factory: Any) -> None:
     server = server_factory(
-        f"sqlite:///{tmp_path / 's.db'}", "--max-ws-per-ip", "1", "--agent-threads", "1",
+        f"sqlite:///{tmp_path / 's.db'}", "--max-ws-per-ip", "1", "--agent-processes", "1",
         "--access-log", "--log-level", "info",
     ).start()
     # A table of computer players only (nobody sits): one agent thread plays it to the end.
@@ -40,10 +40,14 @@ def test_max_ws_per_ip_agent_threads_and_access_log(tmp_path: Path, server_facto
     assert made.status_code == 201, made.text
     tid = made.json()["table"]["id"]
     assert len(_wait_finished(server.url, tid)["seats"]) == 2
-    # One WebSocket per address: the second is refused with rate_limited and closed.
+    # One WebSocket per address that said hello: the second hello is refused with
+    # rate_limited and its connection closed.
     first = SyncSession(f"{server.ws}/ws/tables/{tid}")
     try:
+        first.send_json({"type": "hello"})
+        assert first.receive_json()["type"] == "welcome"
         second = SyncSession(f"{server.ws}/ws/tables/{tid}")
+        second.send_json({"type": "hello"})
         refusal = second.receive_json()
         assert refusal["type"] == "error" and refusal["code"] == "rate_limited", refusal
         with pytest.raises(ConnectionClosed) as closed:

@@ -49,6 +49,11 @@ PEOPLE_OPPONENTS: Final = ("random", "greedy", "heuristic", "mcts", "policy") + 
 """Agents offered as opponents to people (``oracle`` is for measurement only)."""
 
 
+def is_external(spec: str) -> bool:
+    """``spec`` names an external ``coloretto-engine/1`` program (``cmd:COMMAND``)."""
+    return spec.startswith("cmd:")
+
+
 def split_spec(spec: str) -> tuple[str, Budget | None]:
     """``"NAME@BUDGET"`` -> ``(NAME, Budget)``; a spec without ``@`` (or a ``cmd:`` or
     ``policy:`` spec, whose command or file may hold ``@``) -> ``(spec, None)``.
@@ -75,7 +80,7 @@ def make_agent(spec: str, seed: int = 0, budget: Budget | None = None) -> Agent:
     spec, own = split_spec(spec)
     if own is not None:
         budget = own
-    if spec.startswith("cmd:"):
+    if is_external(spec):
         try:
             module = importlib.import_module("coloretto.agents.external")
         except ModuleNotFoundError:

@@ -2,7 +2,9 @@
 
 Seeds (``coloretto.engine.seeds``): one root ``seed`` per run. Game ``i`` is dealt from
 ``game_seed(seed, i) = derive_seed(seed, GAME, i)`` and the agent in seat ``s`` of that game
-is seeded with ``agent_seed(game_seed(seed, i), s) = derive_seed(game_seed, AGENT, s)``. A game therefore depends only on (rules, agent specs,
+is seeded with ``agent_seed(game_seed(seed, i), s) = derive_seed(game_seed, AGENT, s)``
+(an external engine with ``seat_seed``, a one-way seed; ``cli.simulate`` also seals the
+root of a run with external engines, ``seeds.seal``). A game therefore depends only on (rules, agent specs,
 root seed, index): any game can be rerun alone with :func:`play_game`, and the results are
 the same whatever the number of worker processes.
 
@@ -32,9 +34,10 @@ from typing import Any
 
 from .._optional import optional
 from ..agents import Budget, make_agent
+from ..agents.registry import is_external
 from ..engine.record import save_record
 from ..engine.rules import PRESET_REMOVED_COLORS, Rules
-from ..engine.seeds import AGENT, FALLBACK, GAME, derive_seed
+from ..engine.seeds import AGENT, ENGINE, FALLBACK, GAME, derive_seed, one_way_seed
 from .driver import start_game
 from .failures import (
     DEFAULT_FAILURE_POLICY,
@@ -66,6 +69,13 @@ def agent_seed(seed_of_game: int, seat: int) -> int:
     """Seed of the agent in ``seat`` of the game dealt from ``seed_of_game`` (63 bits):
     ``derive_seed(seed_of_game, AGENT, seat)``."""
     return derive_seed(seed_of_game, AGENT, seat)
+
+
+def seat_seed(spec: str, seed_of_game: int, seat: int) -> int:
+    """The seed of the agent ``spec`` in ``seat`` of the game dealt from ``seed_of_game``:
+    ``agent_seed``, but ``one_way_seed(seed_of_game, ENGINE, seat)`` for an external engine
+    (it is sent in ``hello``, and ``agent_seed`` can be inverted back to the deal's seed)."""
+    return one_way_seed(seed_of_game, ENGINE, seat) if is_external(spec) else agent_seed(seed_of_game, seat)
 
 
 def fallback_seed(seed_of_game: int, seat: int) -> int:
@@ -184,7 +194,7 @@ def play_game_outcome(
     players: list[SeatPlayer] = []
     try:
         for seat, spec in enumerate(agent_specs):
-            primary = make_agent(spec, agent_seed(gseed, seat), budget)
+            primary = make_agent(spec, seat_seed(spec, gseed, seat), budget)
             players.append(SeatPlayer(primary, arena_policy(on_engine_failure), record_failure, fallback_seed(gseed, seat), budget))
         game = start_game(rules, gseed, list(agent_specs), preset_name=preset_name)
         forfeit = play_with_policy(game, players)

@@ -50,10 +50,10 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..agents.base import Agent, Budget
-from ..agents.registry import make_agent
+from ..agents.registry import is_external, make_agent
 from ..engine.errors import ConfigurationError
 from ..engine.rules import Rules
-from ..engine.seeds import AGENT, FALLBACK, GAME, SAMPLE, derive_seed
+from ..engine.seeds import AGENT, ENGINE, FALLBACK, GAME, SAMPLE, derive_seed, one_way_seed, seal
 from .driver import start_game
 from .failures import (
     SeatPlayer,
@@ -104,6 +104,11 @@ class TournamentConfig:
         engine_log: append external engines' standard error to this file (else logging).
         keep_records: keep each game's ``coloretto-record/1`` in its result.
         games_requested: the ``games`` asked for before rounding up to whole deals.
+        engine_secret: the run's secret when it has external engines (``seeds.seal``): the
+            deals come from ``seal(seed, engine_secret)`` and each engine's ``hello`` seed
+            is a ``one_way_seed`` of it, so an engine cannot compute the deal; the report
+            publishes it, and ``seed`` with it replays the run exactly. None: deals from
+            ``seed`` itself.
     """
 
     agents: tuple[str, ...]
@@ -118,6 +123,7 @@ class TournamentConfig:
     engine_log: str | None = None
     keep_records: bool = False
     games_requested: int | None = None
+    engine_secret: str | None = None
 
     def __post_init__(self) -> None:
         n = len(self.agents)
@@ -141,6 +147,12 @@ class TournamentConfig:
         """Number of duplicate deals (``games / players``)."""
         return self.games // self.players
 
+    @property
+    def deal_root(self) -> int:
+        """The root the deals and agents' seeds come from: ``seed``, sealed with
+        ``engine_secret`` when there is one."""
+        return self.seed if self.engine_secret is None else seal(self.seed, self.engine_secret)
+
     def to_json(self) -> dict[str, Any]:
         """The configuration as JSON (rules as ``Rules.to_dict``)."""
         return {
@@ -154,6 +166,7 @@ class TournamentConfig:
             "rules": self.rules.to_dict(),
             "preset": self.preset,
             "seed": self.seed,
+            "engine_secret": self.engine_secret,
             "budget": {"iterations": self.budget.iterations, "seconds": self.budget.seconds},
             "on_engine_failure": self.on_engine_failure,
             "engine_grace_ms": self.engine_grace_ms,
@@ -248,8 +261,9 @@ def plan(config: TournamentConfig) -> list[GameTask]:
     """The games of ``config`` in game-index order (module docstring)."""
     n = config.players
     tasks = []
+    root = config.deal_root
     for d in range(config.deals):
-        deal_seed = derive_seed(config.seed, GAME, d)
+        deal_seed = derive_seed(root, GAME, d)
         for r in range(n):
             g = d * n + r
             entries = tuple(seat_entry(s, r, n) for s in range(n))
@@ -261,10 +275,13 @@ def plan(config: TournamentConfig) -> list[GameTask]:
                     deal_seed=deal_seed,
                     entries=entries,
                     specs=tuple(config.agents[e] for e in entries),
-                    agent_seeds=tuple(derive_seed(config.seed, AGENT, g, s) for s in range(n)),
-                    fallback_seeds=tuple(
-                        derive_seed(config.seed, FALLBACK, g, s) for s in range(n)
+                    agent_seeds=tuple(
+                        one_way_seed(root, ENGINE, g, s)
+                        if is_external(config.agents[entries[s]])
+                        else derive_seed(root, AGENT, g, s)
+                        for s in range(n)
                     ),
+                    fallback_seeds=tuple(derive_seed(root, FALLBACK, g, s) for s in range(n)),
                     config=config,
                 )
             )
@@ -274,7 +291,7 @@ def plan(config: TournamentConfig) -> list[GameTask]:
 def build_agent(spec: str, seed: int, config: TournamentConfig) -> Agent:
     """``make_agent(spec, seed, config.budget)``; external engines (``cmd:``) get the
     configuration's grace, hello timeout and stderr log."""
-    if spec.startswith("cmd:"):
+    if is_external(spec):
         from ..agents.external import ExternalAgent
 
         return ExternalAgent(

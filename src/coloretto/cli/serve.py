@@ -47,7 +47,26 @@ def register(subparsers: Any) -> None:
     p.add_argument("--ws-rate", type=float, default=20.0, help="WebSocket messages per second per connection")
     p.add_argument("--ws-burst", type=float, default=40.0, help="WebSocket message burst per connection")
     p.add_argument("--max-ws-per-ip", type=int, default=64, help="open WebSocket connections per IP address")
-    p.add_argument("--agent-threads", type=int, default=2, help="threads for computer players and hints")
+    p.add_argument("--forwarded-allow-ips", default="",
+                   help="comma-separated addresses of reverse proxies whose X-Forwarded-For header is trusted "
+                        "(default: none, the header is ignored)")
+    p.add_argument("--sync-rate", type=float, default=1.0,
+                   help="sync messages per second per WebSocket connection (bursts of five times as many)")
+    p.add_argument("--max-connections", type=int, default=2000,
+                   help="open connections (HTTP and WebSocket) the process serves at once; more get HTTP 503")
+    p.add_argument("--agent-processes", type=int, default=2,
+                   help="worker processes for computer players and hints (shared fairly by addresses and tables)")
+    p.add_argument("--decision-seconds", type=float, default=10.0,
+                   help="longest time one computer decision or hint may take (then the first legal action is played)")
+    p.add_argument("--max-computer-tables", type=int, default=2,
+                   help="unfinished tables without a person one address may have")
+    p.add_argument("--max-open-tables", type=int, default=20, help="tables waiting for players one address may have")
+    p.add_argument("--open-table-expiry", type=float, default=1800.0,
+                   help="seconds a table waiting for players may go with nobody connected before it expires")
+    p.add_argument("--abandoned-after", type=float, default=600.0,
+                   help="seconds a game may go with no person connected before computer players finish it")
+    p.add_argument("--max-tables-in-memory", type=int, default=2000,
+                   help="tables held in memory (idle ones beyond it are dropped and loaded again when needed)")
     p.add_argument("--process-id", default="", help="name of this process (logs, presence); random if empty")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.add_argument("--access-log", action=argparse.BooleanOptionalAction, default=True, help="log every HTTP request")
@@ -63,23 +82,31 @@ def run(args: argparse.Namespace) -> int:
     uvicorn = require("uvicorn", "web", "coloretto serve")
     from ..server.app import create_app
     from ..server.config import Settings
+    from ..server.slowclients import GuardedH11Protocol
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0 to 65535, not {args.port}")
     for flag in ("computer_delay", "handover_after"):
         if getattr(args, flag) < 0:
             raise UsageError(f"--{flag.replace('_', '-')} cannot be negative")
-    for flag in ("ip_rate", "ip_burst", "ws_rate", "ws_burst"):
+    for flag in ("ip_rate", "ip_burst", "ws_rate", "ws_burst", "sync_rate"):
+        if getattr(args, flag) <= 0:
+            raise UsageError(f"--{flag.replace('_', '-')} must be positive")
+    for flag in ("max_ws_per_ip", "max_connections", "agent_processes", "max_computer_tables", "max_open_tables", "max_tables_in_memory"):
+        if getattr(args, flag) < 1:
+            raise UsageError(f"--{flag.replace('_', '-')} must be at least 1")
+    for flag in ("decision_seconds", "open_table_expiry", "abandoned_after"):
         if getattr(args, flag) <= 0:
             raise UsageError(f"--{flag.replace('_', '-')} must be positive")
     move_clocks = _move_clocks(args.move_clocks)
-    if args.max_ws_per_ip < 1 or args.agent_threads < 1:
-        raise UsageError("--max-ws-per-ip and --agent-threads must be at least 1")
     try:
         settings = Settings(
             database_url=args.database_url, redis_url=args.redis_url or None, computer_delay=args.computer_delay,
             handover_after=args.handover_after, ip_rate=args.ip_rate, ip_burst=args.ip_burst, ws_rate=args.ws_rate,
-            ws_burst=args.ws_burst, max_ws_per_ip=args.max_ws_per_ip, agent_threads=args.agent_threads,
+            ws_burst=args.ws_burst, max_ws_per_ip=args.max_ws_per_ip, agent_processes=args.agent_processes,
+            decision_seconds=args.decision_seconds, max_computer_tables=args.max_computer_tables,
+            max_open_tables=args.max_open_tables, sync_rate=args.sync_rate, open_table_expiry=args.open_table_expiry,
+            abandoned_after=args.abandoned_after, max_tables_in_memory=args.max_tables_in_memory,
             move_clocks=move_clocks,
             **({"process_id": args.process_id} if args.process_id else {}),
         )
@@ -88,11 +115,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{what}{exc}") from None
     _check_database(settings.database_url)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    trusted = [ip.strip() for ip in args.forwarded_allow_ips.split(",") if ip.strip()]
     app = create_app(settings)
     _warm_fast_core_in_background()
     uvicorn.run(
         app, host=args.host, port=args.port, log_level=args.log_level, access_log=args.access_log,
         ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20, lifespan="on",
+        proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None,
+        http=GuardedH11Protocol, timeout_keep_alive=5, limit_concurrency=args.max_connections,
     )
     return 0
 

@@ -10,15 +10,18 @@ import argparse
 import json
 import secrets
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ..agents import Budget, make_agent
+from ..agents.registry import is_external
 from ..arena.failures import DEFAULT_FAILURE_POLICY, parse_failure_policy
 from ..arena.simulate import ENGINE_PATH, SimulationResult, simulate
 from ..arena.stats import AgentSummary, summarize_agents, summarize_seats
 from ..engine.errors import ColorettoError
 from ..engine.rules import PRESETS, Rules, preset
+from ..engine.seeds import new_secret, seal
 from .main import UsageError
 
 MAX_GAMES = 10**9
@@ -61,6 +64,9 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--seed", type=int, default=None, help="root seed (default: a random one, printed)"
     )
+    p.add_argument("--engine-secret", default=None, metavar="SECRET", help=(
+        "secret of a run with external engines (cmd:...): their deals and hello seeds come from --seed "
+        "sealed with it; default: drawn at random and published in the report (give both to replay a run)"))
     p.add_argument(
         "--preset", default="classic", help=f"rules preset: {', '.join(PRESETS)} (default classic)"
     )
@@ -139,10 +145,12 @@ def run(args: argparse.Namespace) -> int:
     except ColorettoError as exc:
         raise UsageError(str(exc)) from None
     seed = args.seed if args.seed is not None else secrets.randbits(32)
+    secret = run_secret(specs, args.engine_secret)
+    dealt_from = seed if secret is None else seal(seed, secret)
     save_dir = _records_dir(args.save_records)
 
     show_progress = not args.json and sys.stderr.isatty()
-    result = _run_with_progress(rules, specs, args, seed, budget, save_dir, show_progress, policy)
+    result = _run_with_progress(rules, specs, args, dealt_from, budget, save_dir, show_progress, policy)
     seats = summarize_seats(specs, result.scores, result.forfeits)
     aggregates = summarize_agents(specs, result.scores, result.forfeits)
     forfeited = [(g, s) for g, s in enumerate(result.forfeits) if s is not None]
@@ -152,6 +160,7 @@ def run(args: argparse.Namespace) -> int:
         "agents": specs,
         "games": len(result.scores),
         "seed": seed,
+        "engine_secret": secret,
         "workers": args.workers,
         "path": result.path,
         "path_note": result.note,
@@ -176,6 +185,20 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print_report(report, seats, aggregates, repeated=len(set(specs)) < len(specs))
     return 0
+
+
+def run_secret(specs: Sequence[str], given: str | None) -> str | None:
+    """The run's secret (``seeds.seal``): ``given``, else a new one when an agent is an
+    external engine, else None (the run deals from ``--seed`` itself).
+
+    Raises:
+        UsageError: ``given`` is empty.
+    """
+    if given is not None:
+        if not given.strip():
+            raise UsageError("--engine-secret cannot be empty")
+        return given
+    return new_secret() if any(is_external(spec) for spec in specs) else None
 
 
 def _records_dir(text: str | None) -> Path | None:

@@ -15,11 +15,12 @@ import sys
 from typing import Any
 
 from ..agents.base import Budget
-from ..agents.registry import make_agent
+from ..agents.registry import is_external, make_agent
 from ..engine.errors import ConfigurationError
 from ..engine.rules import PRESETS, TABLES
 from ..engine.rules import preset as make_preset
 from .main import UsageError
+from .simulate import run_secret
 
 EPILOG = """\
 Method: deal d is played once per rotation of the agents through the seats (duplicate
@@ -90,6 +91,9 @@ def register(subparsers: Any) -> None:
         help="thinking budget per decision: 0.5s, 500ms or 2000 (iterations)",
     )
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
+    p.add_argument("--engine-secret", default=None, metavar="SECRET", help=(
+        "secret of a run with external engines (cmd:...): their deals and hello seeds come from --seed "
+        "sealed with it; default: drawn at random and published in the report (give both to replay a run)"))
     p.add_argument(
         "--preset", default="classic", help=f"rules preset: {', '.join(PRESETS)} (default classic)"
     )
@@ -167,7 +171,7 @@ def _check_output(path: str | None, option: str) -> None:
 
 
 def _check_agent(spec: str) -> None:
-    if spec.startswith("cmd:"):
+    if is_external(spec):
         try:
             argv = shlex.split(spec[4:])
         except ValueError as exc:
@@ -259,6 +263,7 @@ def build_config(args: argparse.Namespace) -> Any:
         engine_log=os.path.abspath(args.engine_log) if args.engine_log else None,
         keep_records=args.records is not None,
         games_requested=args.games,
+        engine_secret=run_secret(agents, args.engine_secret),
     )
 
 

@@ -60,6 +60,8 @@ True
 
 from __future__ import annotations
 
+import hmac
+import secrets
 from collections.abc import MutableSequence, Sequence
 from typing import Final, TypeVar
 
@@ -98,6 +100,12 @@ SAMPLE: Final = 7
 DECISION: Final = 8
 """One search decision of a seeded agent: ``derive_seed(agent_seed, DECISION, digest)``."""
 
+ENGINE: Final = 9
+"""The seed handed to an external engine (``coloretto-engine/1`` ``hello``) in seat ``s``:
+``one_way_seed(game_seed, ENGINE, s)``, so that the seed does not give the deal away."""
+SEALED: Final = 10
+"""The root a run with external engines deals from: ``seal(root, secret)``."""
+
 STREAMS: Final = {
     "DEAL": DEAL,
     "PILE": PILE,
@@ -107,6 +115,8 @@ STREAMS: Final = {
     "FALLBACK": FALLBACK,
     "SAMPLE": SAMPLE,
     "DECISION": DECISION,
+    "ENGINE": ENGINE,
+    "SEALED": SEALED,
 }
 """Every stream constant by name (distinct values)."""
 
@@ -149,6 +159,53 @@ def derive_seed(root: int, *path: int) -> int:
     for p in path:
         h = splitmix64(h ^ (_check_int(p, "a seed path item") & MASK64))
     return h >> 1
+
+
+def one_way_seed(seed: int, *path: int) -> int:
+    """A 63-bit seed for item ``path`` of ``seed`` from which ``seed`` cannot be computed:
+    HMAC-SHA256 keyed with ``seed`` (8 bytes, little-endian, modulo 2**64) over the path
+    items (8 bytes each, the same way), its first 8 bytes little-endian, shifted right by 1.
+
+    ``derive_seed`` is a chain of invertible steps (splitmix64 is a bijection), so whoever
+    holds ``derive_seed(game_seed, AGENT, s)`` can compute ``game_seed`` back, and with it
+    the deal; this one is for seeds handed to programs that must not know the deal (external
+    engines, ``ENGINE``).
+
+    Raises:
+        TypeError: ``seed`` or a path item is not an ``int``.
+
+    >>> one_way_seed(1, ENGINE, 0) == one_way_seed(1, ENGINE, 0) != one_way_seed(1, ENGINE, 1)
+    True
+    """
+    key = (_check_int(seed, "a seed") & MASK64).to_bytes(8, "little")
+    msg = b"".join((_check_int(p, "a seed path item") & MASK64).to_bytes(8, "little") for p in path)
+    return int.from_bytes(hmac.digest(key, msg, "sha256")[:8], "little") >> 1
+
+
+def seal(root: int, secret: str) -> int:
+    """The root that a run with external engines deals from: ``one_way_seed`` keyed with
+    the run's secret over ``SEALED`` and ``root``, so that knowing ``root`` (and any seed an
+    engine is handed) does not give the deals; ``root`` and ``secret`` together replay the
+    run. ``secret`` is text (``new_secret`` draws one), used as UTF-8.
+
+    Raises:
+        TypeError: ``root`` is not an ``int`` or ``secret`` not a ``str``.
+        ValueError: ``secret`` is empty.
+
+    >>> seal(7, "ab12") == seal(7, "ab12") != seal(7, "ab13")
+    True
+    """
+    if not isinstance(secret, str):
+        raise TypeError(f"a run secret must be text, not {type(secret).__name__}")
+    if not secret:
+        raise ValueError("a run secret cannot be empty")
+    msg = SEALED.to_bytes(8, "little") + (_check_int(root, "a root seed") & MASK64).to_bytes(8, "little")
+    return int.from_bytes(hmac.digest(secret.encode("utf-8"), msg, "sha256")[:8], "little") >> 1
+
+
+def new_secret() -> str:
+    """A fresh run secret (32 hex digits from ``secrets``) for ``seal``."""
+    return secrets.token_hex(16)
 
 
 class Rng:

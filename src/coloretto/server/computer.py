@@ -23,6 +23,7 @@ from ..arena.driver import FIRST_LEGAL, FailurePolicy, decide_with, recover
 from ..engine.actions import Action
 from ..engine.observation import Observation
 from ..engine.rules import Rules
+from .pool import decide
 from .runner import AgentRunner, JobOwner
 
 log = logging.getLogger("coloretto.server")
@@ -37,11 +38,16 @@ class ComputerSeat:
         spec: the agent spec it was built from (``registry.make_agent``, e.g. ``medium``);
             a seat handed to another computer player needs a new ``ComputerSeat``.
         agent: the agent, reset for ``seat`` and the table's rules.
+        seed, rules: what ``build`` made it from; with them a decision is computed by
+            ``pool.decide`` in a worker process (which keeps its own copy of the agent).
+            None for an agent given as it is, whose ``act`` is run by the runner.
     """
 
     seat: int
     spec: str
     agent: Agent
+    seed: int | None = None
+    rules: Rules | None = None
 
     @classmethod
     def build(cls, seat: int, spec: str, seed: int, rules: Rules) -> ComputerSeat:
@@ -52,7 +58,7 @@ class ComputerSeat:
         """
         agent = make_agent(spec, seed)
         agent.reset(seat, rules)
-        return cls(seat, spec, agent)
+        return cls(seat, spec, agent, seed, rules)
 
 
 FAILURE_POLICY: Final[FailurePolicy] = FIRST_LEGAL
@@ -64,7 +70,8 @@ async def computer_action(
 ) -> Action:
     """The action of ``computer`` for the decision in ``observation``: the only legal action
     at once, else the driver's decision (``arena.driver.decide_with``) computed on
-    ``runner``; a failure (of the agent, or of the runner) is logged and ``FAILURE_POLICY``
+    ``runner`` (in a worker process by ``pool.decide`` for a seat made by
+    ``ComputerSeat.build``; a runner's ``TimeoutError``, the per-decision budget, is a failure too); a failure (of the agent, or of the runner) is logged and ``FAILURE_POLICY``
     chooses. Never raises but for cancellation.
 
     Args:
@@ -73,7 +80,11 @@ async def computer_action(
     if len(legal) == 1:
         return legal[0]
     try:
-        decision = await runner.run(owner, decide_with, computer.agent, observation, legal, FAILURE_POLICY)
+        if computer.seed is not None and computer.rules is not None:
+            decision = await runner.run(owner, decide, computer.spec, computer.seed, computer.seat, computer.rules,
+                                        observation, legal, FAILURE_POLICY)
+        else:
+            decision = await runner.run(owner, decide_with, computer.agent, observation, legal, FAILURE_POLICY)
     except Exception as exc:  # noqa: BLE001 - the runner failed: the failure policy decides
         decision = recover(FAILURE_POLICY, exc, observation, legal)
     if decision.failure is not None:

@@ -44,7 +44,20 @@ class Settings:
         ws_rate, ws_burst: per-connection WebSocket messages per second and burst.
         max_ws_per_ip: open WebSocket connections per IP address.
         max_message_bytes: largest accepted WebSocket message (larger: ``too_large`` error).
-        agent_threads: threads that run computer players and hints.
+        agent_processes: worker processes that run computer players and hints (threads in
+            an in-memory hub).
+        decision_seconds: longest time one computer decision or hint may take once it runs
+            (then the seat's failure policy plays, or the hint is refused).
+        max_computer_tables: unfinished tables without a human seat one address may have.
+        max_open_tables: tables waiting for players one address may have.
+        sync_rate: ``sync`` messages per second per connection (bursts of five times as many).
+        open_table_expiry: seconds a table waiting for players may go without a person
+            connected before it expires (``expiry``).
+        abandoned_after: seconds a game in progress may go without a person connected
+            before computer players finish it.
+        max_tables_in_memory: tables a process holds in memory (idle ones beyond it are
+            dropped, and loaded again when asked for).
+        sweep_seconds: how often idle tables are looked for.
         process_id: a name for this process in logs and presence (random when empty).
         session_secret: the key that signs session cookies (at least 32 characters), from
             ``COLORETTO_SESSION_SECRET``; None: a random key made once and kept in the
@@ -63,7 +76,15 @@ class Settings:
     ws_burst: float = 40.0
     max_ws_per_ip: int = 64
     max_message_bytes: int = 4096
-    agent_threads: int = 2
+    agent_processes: int = 2
+    decision_seconds: float = 10.0
+    max_computer_tables: int = 2
+    max_open_tables: int = 20
+    sync_rate: float = 1.0
+    open_table_expiry: float = 1800.0
+    abandoned_after: float = 600.0
+    max_tables_in_memory: int = 2000
+    sweep_seconds: float = 30.0
     process_id: str = field(default_factory=lambda: os.urandom(4).hex())
     session_secret: str | None = field(default_factory=lambda: os.environ.get("COLORETTO_SESSION_SECRET") or None)
     move_clocks: tuple[float, ...] = MOVE_CLOCKS

@@ -2,13 +2,16 @@
 
 Messages are serialised when queued (so later changes to the table do not leak into them)
 and written by the connection's writer task (``ws.TableSockets``), so a slow client never
-delays the others; a client that falls ``MAX_QUEUE`` messages behind is disconnected.
+delays the others; a client that falls ``MAX_QUEUE`` messages or ``MAX_QUEUE_BYTES`` bytes
+behind (it does not read) is disconnected: its outbox is emptied and ``on_overflow`` closes
+the connection.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -29,6 +32,7 @@ class Conn:
     """
 
     MAX_QUEUE = 1000
+    MAX_QUEUE_BYTES = 2 * 1024 * 1024
 
     def __init__(self, ip: str) -> None:
         self.ip = ip
@@ -38,22 +42,38 @@ class Conn:
         self.log_sent = 0
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.greeted = False
+        self.queued_bytes = 0
+        self.overflowed = False
+        self.on_overflow: Callable[[], None] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message`` (serialised now)."""
-        if self.queue.qsize() >= self.MAX_QUEUE:
-            self.queue.put_nowait(None)  # the writer closes the connection
+        self._put(json.dumps(message, separators=(",", ":")))
+
+    def _put(self, text: str) -> None:
+        if self.overflowed:
             return
-        self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+        if self.queue.qsize() >= self.MAX_QUEUE or self.queued_bytes + len(text) > self.MAX_QUEUE_BYTES:
+            self.overflowed = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queued_bytes = 0
+            self.queue.put_nowait(None)
+            if self.on_overflow is not None:
+                self.on_overflow()
+            return
+        self.queued_bytes += len(text)
+        self.queue.put_nowait(text)
+
+    def sent(self, text: str) -> None:
+        """The writer wrote ``text`` (it no longer counts against the outbox's bound)."""
+        self.queued_bytes = max(0, self.queued_bytes - len(text))
 
     def send_state(self, table: LiveTable, full: bool = False, ack: Any = None) -> None:
         """Queue a ``state`` with the log entries this connection has not had yet (all of
         them when ``full``); ``ack`` is the ``id`` of the message it answers."""
         start = 0 if full else min(self.log_sent, table.version)
-        if self.queue.qsize() >= self.MAX_QUEUE:
-            self.queue.put_nowait(None)
-            return
-        self.queue.put_nowait(table.state_text(self.seat, start, ack))
+        self._put(table.state_text(self.seat, start, ack))
         self.log_sent = table.version
 
     def close(self) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -42,6 +43,7 @@ def make_engine(url: str) -> Engine:
     a power loss (use PostgreSQL for that)."""
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        _create_private(engine.url.database)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:  # pragma: no cover - trivial
@@ -53,6 +55,22 @@ def make_engine(url: str) -> Engine:
 
         return engine
     return create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+
+
+def _create_private(path: str | None) -> None:
+    """Create the SQLite file ``path`` readable and writable by its owner only (0600) if it
+    does not exist yet: it holds live games' draw piles and the seat tokens' hashes. (SQLite
+    gives its ``-wal`` and ``-shm`` files the same permissions.) Nothing for an in-memory
+    database."""
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    except OSError:  # e.g. a missing folder: connecting reports it
+        return
+    os.close(fd)
 
 
 def upgrade(engine: Engine) -> None:
@@ -131,14 +149,23 @@ class Store:
         assert row is not None
         return row[0], row[1], [_seat(s) for s in seats]
 
-    def table_ids(self, statuses: Sequence[str], limit: int) -> list[str]:
-        """Ids of tables in ``statuses``, newest first."""
+    def table_ids(self, statuses: Sequence[str], limit: int, offset: int = 0) -> list[str]:
+        """Ids of tables in ``statuses``, newest first, from the ``offset``-th on."""
         with self.engine.connect() as conn:
             return list(
                 conn.execute(
-                    select(TableRow.id).where(TableRow.status.in_(statuses)).order_by(TableRow.created_at.desc()).limit(limit)
+                    select(TableRow.id).where(TableRow.status.in_(statuses))
+                    .order_by(TableRow.created_at.desc(), TableRow.id).offset(offset).limit(limit)
                 ).scalars()
             )
+
+    def expire_table(self, table_id: str) -> bool:
+        """Mark the table ``expired`` if it is still ``open``; True if it was."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(TableRow).where(TableRow.id == table_id, TableRow.status == "open").values(status="expired")
+            )
+            return bool(done.rowcount)
 
     def actions_since(self, table_id: str, start: int) -> list[int]:
         """Action codes with index >= ``start``, in order."""
@@ -342,9 +369,13 @@ class SqlTableStore:
         """See ``store.TableStore.load_seats``."""
         return await self._run(self.sync.load_seats, table_id)
 
-    async def table_ids(self, statuses: Sequence[str], limit: int) -> list[str]:
+    async def table_ids(self, statuses: Sequence[str], limit: int, offset: int = 0) -> list[str]:
         """See ``store.TableStore.table_ids``."""
-        return await self._run(self.sync.table_ids, statuses, limit)
+        return await self._run(self.sync.table_ids, statuses, limit, offset)
+
+    async def expire_table(self, table_id: str) -> bool:
+        """See ``store.TableStore.expire_table``."""
+        return await self._run(self.sync.expire_table, table_id)
 
     async def actions_since(self, table_id: str, start: int) -> list[int]:
         """See ``store.TableStore.actions_since``."""

@@ -117,13 +117,15 @@ class Problem(Exception):
         code: the ``ErrorCode``; its ``status`` is the HTTP status.
         message: for people: what was wrong.
         rule: for ``illegal_action``, the broken rule (docs/rules.md section), else None.
+        ref: the ``id`` of the WebSocket message refused, when known where it is raised.
     """
 
-    def __init__(self, code: ErrorCode, message: str, rule: str | None = None) -> None:
+    def __init__(self, code: ErrorCode, message: str, rule: str | None = None, ref: Any = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.rule = rule
+        self.ref = ref
 
     @property
     def status(self) -> int:

@@ -25,7 +25,8 @@ async def hint(runner: AgentRunner, table: LiveTable, seat: int | None, address:
 
     Raises:
         Problem: ``hints_disabled``, ``not_seated``, ``not_started``, ``game_over``,
-            ``not_your_turn``, ``hints_unavailable``.
+            ``not_your_turn``, ``hints_unavailable`` (also: no answer within the runner's
+            per-decision budget).
     """
     if not table.data.hints:
         raise Problem(ErrorCode.HINTS_DISABLED, "this table does not allow hints")
@@ -38,7 +39,10 @@ async def hint(runner: AgentRunner, table: LiveTable, seat: int | None, address:
     if st.to_move != seat or table.data.seats[seat].kind != "human":
         raise Problem(ErrorCode.NOT_YOUR_TURN, f"{seat_text(st.to_move)} is to move")
     obs, legal = observe(st, seat), st.legal_actions()
-    advice = await runner.run(JobOwner(table.id, address), advise, obs, legal, HINT_BUDGET, table.version)
+    try:
+        advice = await runner.run(JobOwner(table.id, address), advise, obs, legal, HINT_BUDGET, table.version)
+    except TimeoutError:
+        raise Problem(ErrorCode.HINTS_UNAVAILABLE, "the move advisor did not answer in time; try again") from None
     return hint_fields(advice)
 
 

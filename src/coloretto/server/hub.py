@@ -29,8 +29,11 @@ from .computer import ComputerSeat, computer_action
 from .config import Settings
 from .conn import Conn
 from .errors import ErrorCode, Problem
+from .expiry import sweep_forever
+from .finished import FinishedCache
 from .live import LiveTable, action_text, log_entry, seat_name, seat_text
 from .newtable import DEFAULT_AGENT, check_agent, check_name, new_table
+from .quotas import check_create, has_person
 from .ratings import Leaderboards
 from .runner import AgentRunner, JobOwner
 from .store import ResultRows, TableStore, token_hash
@@ -54,6 +57,11 @@ class Hub:
         clock: time for presence, hand-over and computer delays (``clock.Clock``).
         tables: the tables loaded in this process, by id.
         leaderboards: the cached leaderboards.
+        creators: the address that created each table (tables created by this process).
+        finished: finished games' records and replays, built once (``finished.FinishedCache``).
+        quiet_since: when this process first saw an open table without any person's seat.
+        creating: per address, the tables being created right now (True: with a person's
+            seat), counted by the quotas.
         accounts: sign-up, log-in and sessions (``accounts.Accounts``), on ``store.accounts``.
         timers: the clocks of tables with a time control (``timecontrol.Timers``).
     """
@@ -69,11 +77,17 @@ class Hub:
         self.accounts = Accounts(store.accounts, settings.session_secret)
         self.timers = Timers(self)
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self.creators: dict[str, str] = {}
+        self.finished = FinishedCache()
+        self.quiet_since: dict[str, float] = {}
+        self.creating: dict[str, list[bool]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     # ----- life cycle ----------------------------------------------------------------------
     async def start(self) -> None:
-        """Open the store (schema upgrade), subscribe to the bus, and resume every game in
-        progress (computer players whose turn it is start thinking again)."""
+        """Open the store (schema upgrade), subscribe to the bus, resume every game in
+        progress (computer players whose turn it is start thinking again), and start the
+        sweeper of idle tables (``expiry``)."""
         await self.store.open()
         await self.bus.start(self._on_notice)
         ids = await self.store.table_ids(["playing"], 100000)
@@ -81,11 +95,14 @@ class Hub:
             t = await self.get(table_id)
             if t is not None:
                 self.schedule_computer(t)
+        self._sweeper = asyncio.create_task(sweep_forever(self))
         log.info("server process %s ready: %d game(s) resumed", self.settings.process_id, len(ids))
 
     async def stop(self) -> None:
-        """Stop the clocks and the computer players, then close the bus, the runner and the
-        store."""
+        """Stop the sweeper, the clocks and the computer players, then close the bus, the
+        runner and the store."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         self.timers.stop()
         for t in list(self.tables.values()):
             if t.computer_task is not None:
@@ -145,6 +162,7 @@ class Hub:
         hints: bool,
         rated: bool,
         title: str,
+        address: str | None = None,
         account: Account | None = None,
         private: bool = False,
         time_control: Any = None,
@@ -152,18 +170,43 @@ class Hub:
         """Create and store a table (``newtable.new_table``); the creator takes ``seat``
         (``account``: the signed-in creator, required for a rated table).
         Returns the table, the creator's seat and token (None, None when the creator took no
-        seat).
+        seat). A table without a human seat is never rated.
+
+        Args:
+            address: the creator's address: its computer players' work is scheduled as
+                that address's (``runner.JobOwner``), and it is held to the quotas of
+                ``quotas.check_create``.
 
         Raises:
             Problem: bad seats, rules, preset, agent, name, privacy or time control;
-                ``account_required``.
+                ``account_required``; ``rate_limited`` (a quota).
         """
+        rated = rated and has_person(seats)
+        check_create(self, address, seats)
+        pending = self.creating.setdefault(address, []) if address is not None else []
+        pending.append(has_person(seats))
+        try:
+            return await self._create_table(name=name, seats=seats, seat=seat, rules=rules, preset=preset,
+                                            hints=hints, rated=rated, title=title, address=address, account=account,
+                                            private=private, time_control=time_control)
+        finally:
+            pending.remove(has_person(seats))
+            if address is not None and not pending:
+                self.creating.pop(address, None)
+
+    async def _create_table(
+        self, *, name: str | None, seats: list[dict[str, Any]], seat: int | None, rules: dict[str, Any],
+        preset: str | None, hints: bool, rated: bool, title: str, address: str | None,
+        account: Account | None, private: bool, time_control: Any,
+    ) -> tuple[LiveTable, int | None, str | None]:
         made = new_table(name=name, seats=seats, seat=seat, rules=rules, preset=preset, hints=hints,
                          rated=rated, title=title, private=private, time_control=time_control,
                          move_clocks=self.settings.move_clocks, account=account)
         await self.store.create_table(made.data)
         t = LiveTable(made.data, self.clock)
         self.tables[t.id] = t
+        if address is not None:
+            self.creators[t.id] = address
         self.schedule_computer(t)
         return t, made.seat, made.token
 
@@ -376,7 +419,7 @@ class Hub:
                     if t.version != v:
                         continue
                 st = t.state
-                action = await computer_action(self.runner, JobOwner(t.id), self._computer(t, seat),
+                action = await computer_action(self.runner, JobOwner(t.id, self.creators.get(t.id)), self._computer(t, seat),
                                                observe(st, seat), st.legal_actions())
                 try:
                     await self.submit(t, seat, action, version=v, by_computer=True)

@@ -333,6 +333,8 @@ class LiveTable:
         log = self.log[log_from:]
         if log_from == self.version - 1 and log:
             log_text = parts["last_log"]
+        elif log_from == 0:
+            log_text = parts["full_log"]
         else:
             log_text = _dumps(log)
         tail = "" if ack is None else ',"id":' + _dumps(ack)
@@ -353,6 +355,7 @@ class LiveTable:
                 "legal": _dumps(legal),
                 "seats": _dumps(self.seats_json()),
                 "last_log": _dumps(self.log[-1:]),
+                "full_log": _dumps(self.log),
                 "result": _dumps(self.result()),
             })
         return self._parts_cache[1]

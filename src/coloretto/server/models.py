@@ -46,7 +46,7 @@ class TableRow(Base):
     __tablename__ = "tables"
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     title: Mapped[str] = mapped_column(String(80), default="")
-    status: Mapped[str] = mapped_column(String(16), index=True)  # open | playing | finished
+    status: Mapped[str] = mapped_column(String(16), index=True)  # open | playing | finished | expired
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     preset: Mapped[str | None] = mapped_column(String(32), nullable=True)
     hints: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -4,7 +4,6 @@ as two ``APIRouter``s. Handlers reach the application's ``Hub`` through ``HubDep
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -88,9 +87,10 @@ async def options(hub: HubDep) -> dict[str, Any]:
 
 
 @api.post("/api/tables", status_code=201, response_model=SeatGranted, tags=["tables"])
-async def create(body: CreateTable, hub: HubDep, account: AccountDep) -> dict[str, Any]:
+async def create(body: CreateTable, hub: HubDep, account: AccountDep, request: Request) -> dict[str, Any]:
     """Create a table; the creator takes a seat and gets its secret token."""
     t, seat, token = await hub.create_table(
+        address=request.client.host if request.client else None,
         name=body.name, seats=[s.model_dump() for s in body.seats], seat=body.seat, rules=body.rules,
         preset=body.preset, hints=body.hints, rated=body.rated, title=body.title.strip(),
         private=body.private, time_control=body.time_control, account=account,
@@ -103,18 +103,20 @@ async def lobby(
     hub: HubDep,
     status: Literal["open", "playing", "finished"] | None = None,
     limit: int = Query(50, ge=1, le=200),
+    offset: int = Query(0, ge=0, le=1_000_000),
 ) -> dict[str, Any]:
-    """The lobby: public tables waiting for players and public games in progress to watch
-    (private tables are reached through their invite link only)."""
+    """The lobby, a page at a time (newest first): public tables waiting for players and
+    public games in progress to watch (private tables are reached through their invite link
+    only); ``next_offset`` asks for the next page (None on the last; a page holds at most
+    ``limit`` tables, fewer where private ones were left out)."""
     statuses = [status] if status else ["open", "playing"]
+    ids = await hub.store.table_ids(statuses, limit + 1, offset)
     out = []
-    for table_id in await hub.store.table_ids(statuses, limit * 4):
+    for table_id in ids[:limit]:
         t = await hub.get(table_id)
         if t is not None and t.status in statuses and not t.data.options.get("private", False):
             out.append(t.table_json())
-            if len(out) == limit:
-                break
-    return {"tables": out}
+    return {"tables": out, "offset": offset, "next_offset": offset + limit if len(ids) > limit else None}
 
 
 MAX_MY_TABLES = 100
@@ -159,15 +161,16 @@ async def record(table_id: str, hub: HubDep) -> Response:
     """The ``coloretto-record/1`` JSON, once the game is over (409 before)."""
     t = await _finished(hub, table_id, "record")
     return Response(
-        json.dumps(t.game.to_record(), indent=1), media_type="application/json",
+        await hub.finished.record(t), media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="coloretto-{t.id}.json"'},
     )
 
 
 @api.get("/api/tables/{table_id}/replay", tags=["games"])
-async def replay(table_id: str, hub: HubDep) -> dict[str, Any]:
+async def replay(table_id: str, hub: HubDep) -> Response:
     """Record plus a spectator's observation after every action (finished games)."""
-    return (await _finished(hub, table_id, "replay")).replay_json()
+    t = await _finished(hub, table_id, "replay")
+    return Response(await hub.finished.replay(t), media_type="application/json")
 
 
 @api.get("/api/leaderboard", tags=["games"])

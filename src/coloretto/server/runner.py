@@ -1,11 +1,11 @@
 """The agent runner: where computer players' decisions and move hints are computed, off
 the event loop, as a protocol with one implementation today (``ThreadRunner``).
 
-A runner is given a ``JobOwner`` with every job: the table (and, when a person asked, their
-address) the work is for. ``ThreadRunner`` runs jobs first come, first served; a runner
-that schedules fairly across tables and addresses, or runs jobs in worker processes, fits
-the same protocol (its jobs then must be picklable: a module-level function and its
-arguments).
+A runner is given a ``JobOwner`` with every job: the table and the address the work is
+for. ``ThreadRunner`` runs jobs first come, first served (in-memory hubs: tests and trials);
+``pool.ProcessRunner``, the one ``coloretto serve`` uses, runs them in worker processes,
+scheduled fairly across addresses and tables (its jobs must be picklable: a module-level
+function and its arguments).
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class JobOwner:
-    """Whom a job is for: the table, and the address of the person who asked (None for a
-    computer seat's own decision)."""
+    """Whom a job is for: the table, and the address it is charged to: the person who asked
+    for it, or for a computer seat's decision the address that created the table (None when
+    not known, e.g. a game resumed after a restart)."""
 
     table_id: str
     address: str | None = None

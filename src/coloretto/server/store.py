@@ -61,7 +61,8 @@ class SeatData:
 class TableData:
     """A table as stored, with its accepted actions (engine codes, in order).
 
-    ``status`` is ``open``, ``playing`` or ``finished``; ``setup`` holds the secret deal
+    ``status`` is ``open``, ``playing``, ``finished`` or ``expired`` (an open table nobody
+    came to, ``expiry``); ``setup`` holds the secret deal
     (``coloretto-record/1`` setups); ``version`` is the number of accepted actions;
     ``options`` the table's options besides the rules (``newtable.table_options``: private,
     host, time control) and the indices of the actions a clock's computer played
@@ -119,8 +120,13 @@ class TableStore(Protocol):
         """``(status, rematch_id, seats)`` of an existing table."""
         ...
 
-    async def table_ids(self, statuses: Sequence[str], limit: int) -> list[str]:
+    async def table_ids(self, statuses: Sequence[str], limit: int, offset: int = 0) -> list[str]:
         """Ids of at most ``limit`` tables in ``statuses``, newest first."""
+        ...
+
+    async def expire_table(self, table_id: str) -> bool:
+        """Mark the table ``expired`` if it is still ``open`` (nobody took its last seat
+        meanwhile); True if it was. An expired table is in no lobby and takes no players."""
         ...
 
     async def actions_since(self, table_id: str, start: int) -> list[int]:
@@ -209,12 +215,21 @@ class MemoryTableStore:
             t = self._tables[table_id]
             return t.status, t.rematch_id, copy.deepcopy(t.seats)
 
-    async def table_ids(self, statuses: Sequence[str], limit: int) -> list[str]:
+    async def table_ids(self, statuses: Sequence[str], limit: int, offset: int = 0) -> list[str]:
         """See ``TableStore.table_ids`` (ties in ``created_at``: last created first)."""
         with self._lock:
             found = [t for t in reversed(self._tables.values()) if t.status in statuses]
         found.sort(key=lambda t: t.created_at, reverse=True)
-        return [t.id for t in found[:limit]]
+        return [t.id for t in found[offset:offset + limit]]
+
+    async def expire_table(self, table_id: str) -> bool:
+        """See ``TableStore.expire_table``."""
+        with self._lock:
+            t = self._tables.get(table_id)
+            if t is None or t.status != "open":
+                return False
+            t.status = "expired"
+            return True
 
     async def actions_since(self, table_id: str, start: int) -> list[int]:
         """See ``TableStore.actions_since``."""

@@ -6,10 +6,11 @@ handler per client message type in ``HANDLERS``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.types import Message
@@ -22,11 +23,18 @@ from .conn import Conn
 from .errors import ErrorCode, Problem
 from .hints import hint
 from .hub import Hub
+from .jsonin import parse_json
 from .live import LiveTable
 from .ratelimit import TokenBucket
 from .store import token_hash
 
 log = logging.getLogger("coloretto.server")
+
+SYNC_RATE, SYNC_BURST = 1.0, 5.0
+"""``sync`` messages per second and burst per connection (a full ``state`` is large)."""
+
+HELLO_TIMEOUT = 10.0
+"""Seconds a new connection has to send a valid ``hello`` before it is closed (code 4408)."""
 
 MAX_TOKEN_CHARS = 200
 """Longest seat token accepted in ``hello`` (tokens the server makes are 32 characters)."""
@@ -41,6 +49,7 @@ class Session:
     settings: Settings
     table: LiveTable
     conn: Conn
+    sync_bucket: TokenBucket = field(default_factory=lambda: TokenBucket(SYNC_RATE, SYNC_BURST))
 
 
 Handler = Callable[[Session, dict[str, Any], Any], Awaitable[None]]
@@ -59,8 +68,8 @@ async def on_hello(s: Session, msg: dict[str, Any], _ref: Any) -> None:
     token = msg.get("token")
     seat = thash = None
     if token is not None:
-        if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS:
-            raise Problem(ErrorCode.BAD_TOKEN, "token must be a string")
+        if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS or not token.isascii():
+            raise Problem(ErrorCode.BAD_TOKEN, "token must be a string of the server's token characters")
         seat = await s.hub.seat_of_token(s.table, token)
         thash = token_hash(token)
     conn, t = s.conn, s.table
@@ -82,7 +91,14 @@ async def on_hello(s: Session, msg: dict[str, Any], _ref: Any) -> None:
 
 
 async def on_sync(s: Session, _msg: dict[str, Any], ref: Any) -> None:
-    """``sync``: a full ``state`` (acknowledging ``ref``)."""
+    """``sync``: a full ``state`` (acknowledging ``ref``), built from the table's cached
+    parts; at most ``SYNC_RATE`` per second (bursts of ``SYNC_BURST``).
+
+    Raises:
+        Problem: ``rate_limited``.
+    """
+    if not s.sync_bucket.allow():
+        raise Problem(ErrorCode.RATE_LIMITED, "too many sync messages; one a second is plenty")
     s.conn.send_state(s.table, full=True, ack=ref)
 
 
@@ -90,10 +106,14 @@ async def on_action(s: Session, msg: dict[str, Any], ref: Any) -> None:
     """``action``: play it for the connection's seat (``Hub.submit``)."""
     if s.conn.seat is None:
         raise Problem(ErrorCode.NOT_SEATED, "spectators cannot act; say hello with your seat token")
+    raw = msg.get("action")
     try:
-        action = Action.from_json(msg.get("action"))
+        action = Action.from_json(raw)
     except (ValueError, TypeError) as exc:
         raise Problem(ErrorCode.BAD_MESSAGE, f"action: {exc}") from None
+    unknown = sorted(set(raw) - set(action.to_json())) if isinstance(raw, dict) else []
+    if unknown:
+        raise Problem(ErrorCode.BAD_MESSAGE, f"action: unknown field(s) {', '.join(map(repr, unknown))}")
     version = msg.get("version")
     if version is not None and type(version) is not int:
         raise Problem(ErrorCode.BAD_MESSAGE, "version must be an integer")
@@ -174,8 +194,12 @@ async def dispatch(s: Session, msg: dict[str, Any], ref: Any) -> None:
 def read_frame(frame: Message, bucket: TokenBucket, max_bytes: int) -> dict[str, Any]:
     """The JSON object of a WebSocket frame, within the connection's rate and size limits.
 
+    A frame within the size limit is parsed before the rate limit is checked, so a
+    ``rate_limited`` refusal carries the message's ``id`` (``Problem.ref``).
+
     Raises:
-        Problem: ``rate_limited``, ``too_large``, ``bad_json``.
+        Problem: ``too_large``, ``bad_json`` (also: nested deeper than ``MAX_DEPTH``, or a
+            string holding a lone surrogate), ``rate_limited``.
     """
     text = frame.get("text")
     data: bytes = b""
@@ -183,17 +207,23 @@ def read_frame(frame: Message, bucket: TokenBucket, max_bytes: int) -> dict[str,
         data = frame.get("bytes") or b""
         size = len(data)
     else:  # a character is 1 to 4 bytes: encode only when it may matter
-        size = len(text.encode("utf-8")) if len(text) * 4 > max_bytes else len(text)
-    if not bucket.allow():
-        raise Problem(ErrorCode.RATE_LIMITED, "too many messages; slow down")
+        size = len(text.encode("utf-8", "surrogatepass")) if len(text) * 4 > max_bytes else len(text)
     if size > max_bytes:
-        raise Problem(ErrorCode.TOO_LARGE, f"message over {max_bytes} bytes")
+        allowed = bucket.allow()
+        raise Problem(ErrorCode.TOO_LARGE if allowed else ErrorCode.RATE_LIMITED,
+                      f"message over {max_bytes} bytes" if allowed else "too many messages; slow down")
     try:
-        parsed = json.loads(data.decode("utf-8") if text is None else text)
-    except (ValueError, UnicodeDecodeError):
-        raise Problem(ErrorCode.BAD_JSON, "a message must be one JSON object") from None
+        parsed = parse_json(data.decode("utf-8") if text is None else text)
+    except ValueError as exc:
+        if not bucket.allow():
+            raise Problem(ErrorCode.RATE_LIMITED, "too many messages; slow down") from None
+        raise Problem(ErrorCode.BAD_JSON, str(exc)) from None
     if not isinstance(parsed, dict):
+        if not bucket.allow():
+            raise Problem(ErrorCode.RATE_LIMITED, "too many messages; slow down")
         raise Problem(ErrorCode.BAD_JSON, "a message must be a JSON object")
+    if not bucket.allow():
+        raise Problem(ErrorCode.RATE_LIMITED, "too many messages; slow down", ref=message_id(parsed))
     return parsed
 
 
@@ -213,6 +243,7 @@ async def _writer(ws: WebSocket, conn: Conn) -> None:
                     await ws.close(code=1008)
                 return
             await ws.send_text(item)
+            conn.sent(item)
     except (WebSocketDisconnect, RuntimeError, OSError, asyncio.CancelledError):
         return
     except Exception:  # noqa: BLE001 - the sender of a connection already gone  # pragma: no cover
@@ -233,35 +264,61 @@ class TableSockets:
         """Serve one connection until it closes."""
         ip = ws.client.host if ws.client else "?"
         await ws.accept()
-        if self.per_ip.get(ip, 0) >= self.settings.max_ws_per_ip:
-            await _refuse(ws, Problem(ErrorCode.RATE_LIMITED, "too many connections from your address"), 4429)
-            return
         t = await self.hub.get(table_id)
         if t is None:
             await _refuse(ws, Problem(ErrorCode.NOT_FOUND, f"no table {table_id!r}"), 4404)
             return
-        self.per_ip[ip] = self.per_ip.get(ip, 0) + 1
-        session = Session(self.hub, self.settings, t, Conn(ip))
+        session = Session(self.hub, self.settings, t, Conn(ip),
+                          TokenBucket(self.settings.sync_rate, 5 * self.settings.sync_rate))
         writer = asyncio.create_task(_writer(ws, session.conn))
-        try:
-            await self._read(ws, session)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            await self._release(session, writer)
+        drops: set[asyncio.Task[None]] = set()
 
-    async def _read(self, ws: WebSocket, s: Session) -> None:
+        def overflow() -> None:
+            drops.add(asyncio.ensure_future(_drop(ws, writer)))
+
+        session.conn.on_overflow = overflow
+        counted = False
+        try:
+            counted = await self._read(ws, session)
+        except WebSocketDisconnect:
+            counted = session.conn.greeted
+        finally:
+            await self._release(session, writer, counted)
+
+    async def _read(self, ws: WebSocket, s: Session) -> bool:
+        """Read and answer messages until the connection ends; True if it was counted in
+        ``per_ip`` (it said ``hello``). A connection without a valid ``hello`` within
+        ``HELLO_TIMEOUT`` seconds is closed (4408); the per-address limit counts only
+        connections that said ``hello`` (over it: 4429)."""
         bucket = TokenBucket(self.settings.ws_rate, self.settings.ws_burst)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + HELLO_TIMEOUT
+        counted = False
         while True:
-            frame = await ws.receive()
+            try:
+                if counted:
+                    frame = await ws.receive()
+                else:
+                    frame = await asyncio.wait_for(ws.receive(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                await _refuse(ws, Problem(ErrorCode.HELLO_FIRST, f"no hello within {HELLO_TIMEOUT:g} s"), 4408)
+                return counted
             if frame["type"] == "websocket.disconnect":
-                return
+                return counted
             try:
                 msg = read_frame(frame, bucket, self.settings.max_message_bytes)
             except Problem as p:
-                s.conn.send(p.reply())
+                s.conn.send(p.reply(p.ref))
                 continue
+            full = self.per_ip.get(s.conn.ip, 0) >= self.settings.max_ws_per_ip
+            if not counted and msg.get("type") == "hello" and full:
+                await _refuse(ws, Problem(ErrorCode.RATE_LIMITED, "too many connections from your address",
+                                          ref=message_id(msg)), 4429)
+                return counted
             await self._answer(s, msg, message_id(msg))
+            if not counted and s.conn.greeted:
+                counted = True
+                self.per_ip[s.conn.ip] = self.per_ip.get(s.conn.ip, 0) + 1
 
     @staticmethod
     async def _answer(s: Session, msg: dict[str, Any], ref: Any) -> None:
@@ -275,11 +332,12 @@ class TableSockets:
             log.exception("table %s: error handling a message", s.table.id)
             s.conn.send(Problem(ErrorCode.INTERNAL, "server error; nothing was changed").reply(ref))
 
-    async def _release(self, s: Session, writer: asyncio.Task[None]) -> None:
+    async def _release(self, s: Session, writer: asyncio.Task[None], counted: bool) -> None:
         ip, conn, t = s.conn.ip, s.conn, s.table
-        self.per_ip[ip] = self.per_ip.get(ip, 1) - 1
-        if self.per_ip[ip] <= 0:
-            self.per_ip.pop(ip, None)
+        if counted:
+            self.per_ip[ip] = self.per_ip.get(ip, 1) - 1
+            if self.per_ip[ip] <= 0:
+                self.per_ip.pop(ip, None)
         t.conns.discard(conn)
         conn.close()
         writer.cancel()
@@ -289,5 +347,13 @@ class TableSockets:
 
 
 async def _refuse(ws: WebSocket, problem: Problem, close_code: int) -> None:
-    await ws.send_text(json.dumps(problem.reply()))
+    await ws.send_text(json.dumps(problem.reply(problem.ref)))
     await ws.close(code=close_code)
+
+
+async def _drop(ws: WebSocket, writer: asyncio.Task[None]) -> None:
+    """Disconnect a client that does not read (its outbox overflowed): stop its writer
+    and close the connection (code 1008)."""
+    writer.cancel()
+    with contextlib.suppress(Exception):
+        await ws.close(code=1008)

@@ -152,7 +152,7 @@ export function installSprite(doc = document) {
   svg.setAttribute("id", "card-faces");
   svg.setAttribute("aria-hidden", "true");
   svg.setAttribute("focusable", "false");
-  svg.setAttribute("style", "position:absolute;width:0;height:0;overflow:hidden");
+  svg.style.cssText = "position:absolute;width:0;height:0;overflow:hidden";
   svg.innerHTML = `<defs>${FACES.map(defsOf).join("")}</defs>` +
     FACES.map((f) => `<symbol id="cf-${f}" viewBox="0 0 ${FACE_W} ${FACE_H}">${bodyOf(f)}</symbol>`).join("");
   doc.body.prepend(svg);

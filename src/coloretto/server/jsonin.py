@@ -1,0 +1,95 @@
+"""Parsing JSON that clients send (WebSocket messages, HTTP request bodies) with the limits
+every input passes before any handler sees it: nesting at most ``MAX_DEPTH`` deep, and
+strings (keys too) that are valid Unicode text (no lone surrogate such as ``"\\ud800"``,
+which cannot be stored or hashed as UTF-8).
+
+>>> parse_json('{"type": "ping", "id": 1}')
+{'type': 'ping', 'id': 1}
+>>> parse_json('[' * 40 + ']' * 40)
+Traceback (most recent call last):
+...
+ValueError: JSON nested deeper than 32 levels
+>>> parse_json('{"token": "\\\\ud800"}')
+Traceback (most recent call last):
+...
+ValueError: JSON text holds a lone surrogate (\\ud800 to \\udfff without its pair)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+MAX_DEPTH = 32
+"""Deepest nesting of arrays and objects accepted (the protocol needs 4)."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def parse_json(text: str | bytes) -> Any:
+    """The JSON value of ``text`` (UTF-8 when bytes), checked as the module says.
+
+    Raises:
+        ValueError: not JSON (``json.JSONDecodeError``), not UTF-8, nested deeper than
+            ``MAX_DEPTH``, or a string with a lone surrogate; the message says which.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError("JSON text must be UTF-8") from None
+    if _too_deep(text):
+        raise ValueError(f"JSON nested deeper than {MAX_DEPTH} levels")
+    try:
+        value = json.loads(text)
+    except RecursionError:  # pragma: no cover - _too_deep stops it first
+        raise ValueError(f"JSON nested deeper than {MAX_DEPTH} levels") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON: {exc.msg} at character {exc.pos}") from None
+    if _has_surrogate(value):
+        raise ValueError("JSON text holds a lone surrogate (\\ud800 to \\udfff without its pair)")
+    return value
+
+
+def _too_deep(text: str) -> bool:
+    """Brackets outside strings open deeper than ``MAX_DEPTH`` (checked on the text, so the
+    parser never recurses that far)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
+def _has_surrogate(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if _SURROGATE.search(v):
+                return True
+        elif isinstance(v, dict):
+            for k, item in v.items():
+                if _SURROGATE.search(k):
+                    return True
+                stack.append(item)
+        elif isinstance(v, list):
+            stack.extend(v)
+    return False

@@ -38,14 +38,20 @@ def run(args: argparse.Namespace) -> int:
     numba = require("numba", "fast", "coloretto warmup")
     from ..fastcore import warmup
     from ..fastcore.cache import cache_dir, is_warm, kernels, marker_path
+    from ..fastcore.search import warm_search
+
+    def warm_everything() -> float:
+        # the transition kernels, then the search and value kernels that the computer
+        # players (hard, expert) and the move advisor run
+        return warmup(announce=False) + warm_search()
 
     was_warm = is_warm()
     err = Console(stderr=True)
     if was_warm or args.json:
-        seconds = warmup(announce=False)
+        seconds = warm_everything()
     else:
         with err.status("compiling the fast core (about 30 s)"):
-            seconds = warmup(announce=False)
+            seconds = warm_everything()
     report = {
         "compiled": not was_warm,
         "kernels": len(kernels()),

@@ -40,7 +40,10 @@ COMMANDS: list[tuple[list[str], tuple[str, ...], tuple[str, ...], bool]] = [
     (["replay", "game.json"], (), ALL, True),
     (["simulate", "--games", "4", "--seed", "1", "--json"], (), ("fast",), True),
     (["analyze", "game.json", "--budget", "10", "--top", "1"], (), ("fast",), True),
-    (["play", "--opponents", "hard", "--seed", "2", "--save", "g.json"], (), ("fast",), True),
+    # hard and expert are the compiled search: without Numba they name the missing extra;
+    # medium (the rule-based heuristic) plays on the engine alone
+    (["play", "--opponents", "hard", "--seed", "2", "--save", "g.json"], ("fast",), ("fast",), True),
+    (["play", "--opponents", "medium", "--seed", "2", "--save", "g.json"], (), ("fast",), True),
     (["bench", "playout", "--fast", "--games", "10", "--no-limit", "--json"], ("fast",), ("fast",), True),
     (["warmup"], ("fast",), ("fast",), True),
     (["tournament", "--agents", "random,greedy", "--games", "2", "--json", "t.json"], ("arena",), ALL, True),

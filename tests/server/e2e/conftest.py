@@ -89,7 +89,10 @@ def new_page(chromium: Any) -> Iterator[Any]:
 
     def make(width: int = 1280, height: int = 900, context: Any = None) -> Any:
         if context is None:
-            context = chromium.new_context(viewport={"width": width, "height": height})
+            # Playwright's wait_for_function polls with eval, which the server's
+            # Content-Security-Policy forbids; test_csp.py checks the policy in contexts
+            # that keep it
+            context = chromium.new_context(bypass_csp=True, viewport={"width": width, "height": height})
             context.set_default_timeout(20_000)
             contexts.append(context)
         page = context.new_page()

@@ -309,7 +309,7 @@ def test_languages_follow_the_browser_switch_and_are_remembered(
 ) -> None:
     catalogs = {lang: json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
                 for lang in ("en", "nl", "uk", "it", "fr", "de")}
-    context = chromium.new_context(viewport={"width": 390, "height": 844}, locale="nl-BE")
+    context = chromium.new_context(bypass_csp=True, viewport={"width": 390, "height": 844}, locale="nl-BE")
     try:
         page = new_page(context=context)
         open_sheet(page, sheet_server.url)

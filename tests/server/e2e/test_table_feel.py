@@ -304,7 +304,7 @@ def test_card_movements_and_reduced_motion(web_server: Any, new_page: Any, chrom
     page.wait_for_function("() => !document.querySelector('#flight-layer .flying')")  # the copies go away
 
     # reduced motion: nothing moves, no CSS transition either
-    context = chromium.new_context(viewport={"width": DESKTOP[0], "height": DESKTOP[1]}, reduced_motion="reduce")
+    context = chromium.new_context(bypass_csp=True, viewport={"width": DESKTOP[0], "height": DESKTOP[1]}, reduced_motion="reduce")
     try:
         calm = new_page(context=context)
         calm.add_init_script(RECORD_ANIMATIONS)

@@ -130,3 +130,29 @@ def test_half_sent_requests_time_out(server_factory: Any, tmp_path: Path) -> Non
     assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
     for s in (headers, body):
         s.close()
+
+
+@pytest.mark.slow
+def test_a_websocket_outlives_the_header_deadline(server_factory: Any, tmp_path: Path) -> None:
+    """The header deadline is for HTTP requests: a WebSocket that said hello stays open
+    past it and keeps getting answers (a real server process, a real socket)."""
+    import json
+
+    import httpx
+    from websockets.sync.client import connect
+
+    server = server_factory(str(tmp_path / "w.db")).start()
+    made = httpx.post(server.url + "/api/tables", json={"name": "Ann", "seats": TWO}, timeout=30)
+    assert made.status_code == 201, made.text
+    table, token = made.json()["table"]["id"], made.json()["token"]
+    with connect(f"{server.ws}/ws/tables/{table}") as sock:
+        sock.send(json.dumps({"type": "hello", "token": token}))
+        first = json.loads(sock.recv(timeout=30))
+        assert first["type"] != "error", first
+        time.sleep(HEADER_TIMEOUT + 3)
+        sock.send(json.dumps({"type": "ping", "id": "p"}))
+        answers = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not any(m.get("id") == "p" for m in answers):
+            answers.append(json.loads(sock.recv(timeout=30)))
+        assert any(m.get("id") == "p" for m in answers), answers

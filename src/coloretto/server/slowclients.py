@@ -25,6 +25,7 @@ class GuardedH11Protocol(H11Protocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._header_timer: asyncio.TimerHandle | None = None
+        self._upgraded = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Start the deadline for the first request's headers."""
@@ -35,6 +36,9 @@ class GuardedH11Protocol(H11Protocol):
         """Feed the bytes; a request now running stops the deadline, a connection waiting
         for (the rest of) new headers gets one."""
         super().data_received(data)
+        if self._upgraded:
+            # the bytes held a WebSocket upgrade: the connection is no longer HTTP's
+            return
         if self.cycle is not None and not self.cycle.response_complete:
             self._disarm()
         elif self._header_timer is None and not self.transport.is_closing():
@@ -42,6 +46,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def handle_websocket_upgrade(self, event: Any) -> None:
         """The WebSocket protocol takes the connection over (it has its own limits)."""
+        self._upgraded = True
         self._disarm()
         super().handle_websocket_upgrade(event)
 
@@ -52,6 +57,8 @@ class GuardedH11Protocol(H11Protocol):
 
     def _arm(self) -> None:
         self._disarm()
+        if self._upgraded:
+            return
         self._header_timer = self.loop.call_later(self.header_timeout, self._too_slow)
 
     def _disarm(self) -> None:

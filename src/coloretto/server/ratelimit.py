@@ -11,6 +11,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .config import Settings
 from .errors import ErrorCode, error_response
 from .jsonin import parse_json
+from .score_api import SCORE_PATH, SCORE_STATUS
 
 MAX_BODY = 16 * 1024
 """Largest HTTP request body in bytes (larger: 413 ``too_large``)."""
@@ -142,7 +143,9 @@ class LimitsMiddleware:
             try:
                 parse_json(body)
             except ValueError as exc:
-                await error_response(ErrorCode.BAD_REQUEST, f"body: {exc}")(scope, receive, send_secured)
+                # the score calculator answers every bad input with its own status (422)
+                status = SCORE_STATUS if scope.get("path") == SCORE_PATH else None
+                await error_response(ErrorCode.BAD_REQUEST, f"body: {exc}", status)(scope, receive, send_secured)
                 return
         replayed = False
 

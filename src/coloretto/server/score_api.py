@@ -24,6 +24,9 @@ SCORE_STATUS = 422
 """The HTTP status of every refusal of ``POST /api/score``, whatever its code (docs/web-api.md:
 this endpoint answers bad input with 422, ``bad_request`` included)."""
 
+SCORE_PATH = "/api/score"
+"""Where the calculator is served (its bad input, also an unreadable body, gets ``SCORE_STATUS``)."""
+
 TALLY_CODES: dict[str, ErrorCode] = {"cards": ErrorCode.BAD_CARDS, "table": ErrorCode.BAD_TABLE,
                                      "extra": ErrorCode.BAD_EXTRA}
 """``TallyError.field`` -> the code that refuses it."""
@@ -100,7 +103,7 @@ def score_router(web_dir: Path) -> APIRouter:
     memo: dict[tuple[tuple[str, int, int], ...], str] = {}
 
     @router.post(
-        "/api/score",
+        SCORE_PATH,
         tags=["scoring"],
         response_model=ScoreReport,
         responses={422: _ERROR_BODY},

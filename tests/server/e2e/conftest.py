@@ -39,6 +39,10 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
     server = ServerProcess(
         str(tmp / "coloretto.db"), tmp / "server.log",
         "--computer-delay", "0", "--handover-after", "2", "--no-access-log",
+        # every browser of these tests is on 127.0.0.1: the per-address quotas, meant for
+        # one person each, would count a whole module's tables and sockets as one person's
+        "--max-open-tables", "1000", "--max-computer-tables", "1000", "--max-ws-per-ip", "1000",
+        "--ip-rate", "1000", "--ip-burst", "2000",
     )
     server.start()
     try:

@@ -527,7 +527,12 @@ def test_resume_without_a_seed_does_not_invent_one(tmp_path: Path) -> None:
 
 # ----- every key, every option, hints, crashes and the printed commands -------------------------
 ROOT = Path(__file__).resolve().parents[2]
-TABLE_LINE = re.compile(r"^[│|┃]\s*(\S+)\s*[│|┃]\s*(.+?)\s*[│|┃]\s*(\d+)%\s*[│|┃]\s*([-+]\d+\.\d)\s*[│|┃]\s*(\d+)\s*[│|┃]")
+# a row of the hint table: key, action, win chance (with its 95% interval), margin (with its
+# interval), samples
+TABLE_LINE = re.compile(
+    r"^[│|┃]\s*(\S+)\s*[│|┃]\s*(.+?)\s*[│|┃]\s*(\d+)%(?:\s*\[\d+, \d+\])?\s*[│|┃]"
+    r"\s*([-+]\d+\.\d)(?:\s*\[[-+]?\d+\.\d, [-+]?\d+\.\d\])?\s*[│|┃]\s*(\d+)\s*[│|┃]"
+)
 
 
 def hint_rows(text: str) -> list[tuple[str, str, int, float, int]]:

@@ -49,6 +49,7 @@ from typing import Final
 
 import numpy as np
 
+from .._optional import require
 from ..engine.actions import NUM_DISTINCT_ACTIONS
 from ..engine.errors import ConfigurationError, IllegalActionError
 from ..engine.rules import Rules
@@ -79,14 +80,12 @@ def _observation_size(kind: str) -> int:
 def default_threads() -> int:
     """Threads the kernels use by default: Numba's thread count (``NUMBA_NUM_THREADS``,
     else the cores)."""
-    import numba
-
+    numba = require("numba", "fast", "the batched environment")
     return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
 
 
 def _set_threads(threads: int) -> None:
-    import numba
-
+    numba = require("numba", "fast", "the batched environment")
     numba.set_num_threads(threads)
 
 

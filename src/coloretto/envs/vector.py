@@ -81,7 +81,7 @@ def default_threads() -> int:
     """Threads the kernels use by default: Numba's thread count (``NUMBA_NUM_THREADS``,
     else the cores)."""
     numba = require("numba", "fast", "the batched environment")
-    return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    return int(numba.config.NUMBA_NUM_THREADS)
 
 
 def _set_threads(threads: int) -> None:

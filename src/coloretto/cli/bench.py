@@ -211,11 +211,7 @@ def run_playout(args: argparse.Namespace) -> int:
 
 def run_score(args: argparse.Namespace) -> int:
     """``bench score``: optimal scorings per second (``coloretto.arena.bench_score``)."""
-    if not 0 < args.seconds <= MAX_SCORE_SECONDS:  # also refuses nan and inf
-        raise UsageError(
-            f"--seconds must be a number of seconds above 0 and at most {MAX_SCORE_SECONDS}, "
-            f"not {args.seconds}"
-        )
+    _check_seconds(args.seconds)
     try:
         from ..arena.bench_score import bench_score
     except ModuleNotFoundError as exc:
@@ -242,11 +238,7 @@ def run_mcts(args: argparse.Namespace) -> int:
         raise UsageError(f"--players must be 2 to 5, not {args.players}")
     if not 1 <= args.positions <= 1000:
         raise UsageError(f"--positions must be 1 to 1000, not {args.positions}")
-    if not 0 < args.seconds <= MAX_SCORE_SECONDS:  # also refuses nan and inf
-        raise UsageError(
-            f"--seconds must be a number of seconds above 0 and at most {MAX_SCORE_SECONDS}, "
-            f"not {args.seconds}"
-        )
+    _check_seconds(args.seconds)
     if args.limit_c is not None and not Path(args.limit_c).is_file():
         raise UsageError(f"--limit-c {args.limit_c}: no such file")
     try:
@@ -300,11 +292,7 @@ def run_env(args: argparse.Namespace) -> int:
         raise UsageError(f"--envs must be 1 to {1 << 22}, not {args.envs}")
     if not 2 <= args.players <= 5:
         raise UsageError(f"--players must be 2 to 5, not {args.players}")
-    if not 0 < args.seconds <= MAX_SCORE_SECONDS:  # also refuses nan and inf
-        raise UsageError(
-            f"--seconds must be a number of seconds above 0 and at most {MAX_SCORE_SECONDS}, "
-            f"not {args.seconds}"
-        )
+    _check_seconds(args.seconds)
     if not 1 <= args.threads <= 256:
         raise UsageError(f"--threads must be 1 to 256, not {args.threads}")
     from ..envs.vector import bench_vector
@@ -333,3 +321,16 @@ def run_env(args: argparse.Namespace) -> int:
     if isinstance(load, list):
         print(f"load average during the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     return 0
+
+
+def _check_seconds(seconds: float) -> None:
+    """Refuse a ``--seconds`` outside (0, ``MAX_SCORE_SECONDS``], nan and inf included.
+
+    Raises:
+        UsageError: the value, said in the message.
+    """
+    if not 0 < seconds <= MAX_SCORE_SECONDS:
+        raise UsageError(
+            f"--seconds must be a number of seconds above 0 and at most {MAX_SCORE_SECONDS}, "
+            f"not {seconds}"
+        )

@@ -158,6 +158,23 @@ def compile_limit_c(source: Path, directory: Path) -> Path:
     return exe
 
 
+
+def limit_exe(explicit: str | os.PathLike[str] | None, players: int, directory: Path) -> Path:
+    """Find limit.c (``find_limit_c``), check that it models ``players``, and compile it
+    into ``directory``; returns the executable.
+
+    Raises:
+        LimitUnavailable: no limit.c, a player count it does not model, or no compiler.
+    """
+    source = find_limit_c(explicit)
+    if source is None:
+        raise LimitUnavailable(
+            f"limit.c not found (looked for {LIMIT_C_DEFAULT}; give --limit-c PATH or set {LIMIT_C_ENV})"
+        )
+    if players not in LIMIT_PLAYERS:
+        raise LimitUnavailable(f"limit.c models only {' and '.join(map(str, LIMIT_PLAYERS))} players")
+    return compile_limit_c(source, directory)
+
 def run_limit_exe(exe: Path, players: int, games: int, timeout: float = 600.0) -> dict[str, Any]:
     """Run a compiled limit.c for ``players`` and ``games``.
 
@@ -291,18 +308,8 @@ def playout_report(
         n_limit = limit_games if limit_games is not None else limit_games_for(games)
         first_half = max(1, n_limit // 2)
         if limit:
-            source = find_limit_c(limit_c)
             try:
-                if source is None:
-                    raise LimitUnavailable(
-                        f"limit.c not found (looked for {LIMIT_C_DEFAULT}; "
-                        f"give --limit-c PATH or set {LIMIT_C_ENV})"
-                    )
-                if players not in LIMIT_PLAYERS:
-                    raise LimitUnavailable(
-                        f"limit.c models only {' and '.join(map(str, LIMIT_PLAYERS))} players"
-                    )
-                exe = compile_limit_c(source, Path(tmp))
+                exe = limit_exe(limit_c, players, Path(tmp))
                 limit_runs.append(run_limit_exe(exe, players, first_half))
                 note = None
             except LimitUnavailable as exc:

@@ -22,16 +22,7 @@ from ..agents.heuristic import heuristic_code
 from ..engine.observation import observe
 from ..engine.rules import Rules
 from ..engine.state import GameState, new_game
-from .bench import (
-    LIMIT_C_DEFAULT,
-    LIMIT_C_ENV,
-    LIMIT_PLAYERS,
-    LimitUnavailable,
-    _combine,
-    compile_limit_c,
-    find_limit_c,
-    run_limit_exe,
-)
+from .bench import LimitUnavailable, _combine, limit_exe, run_limit_exe
 
 __all__ = ["bench_search", "search_positions"]
 
@@ -156,18 +147,8 @@ def bench_search(
     with tempfile.TemporaryDirectory(prefix="coloretto-limit-") as tmp:
         exe: Path | None = None
         if limit:
-            source = find_limit_c(limit_c)
             try:
-                if source is None:
-                    raise LimitUnavailable(
-                        f"limit.c not found (looked for {LIMIT_C_DEFAULT}; "
-                        f"give --limit-c PATH or set {LIMIT_C_ENV})"
-                    )
-                if players not in LIMIT_PLAYERS:
-                    raise LimitUnavailable(
-                        f"limit.c models only {' and '.join(map(str, LIMIT_PLAYERS))} players"
-                    )
-                exe = compile_limit_c(source, Path(tmp))
+                exe = limit_exe(limit_c, players, Path(tmp))
                 runs.append(run_limit_exe(exe, players, limit_games // 2))
                 note = None
             except LimitUnavailable as exc:

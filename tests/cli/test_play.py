@@ -956,7 +956,10 @@ def test_default_game_and_readme_examples(tmp_path: Path) -> None:
         child.expect(pexpect.EOF)
         child.close()
         assert child.exitstatus == 0
-    first, second = sorted((tmp_path / "data" / "games").glob("coloretto-*.json"))
+    # Two games started in the same second are named coloretto-STAMP.json and
+    # coloretto-STAMP-2.json, which sort the other way round: order them by writing time.
+    first, second = sorted((tmp_path / "data" / "games").glob("coloretto-*.json"),
+                           key=lambda path: path.stat().st_mtime_ns)
     assert json.loads(first.read_text())["agents"] == [None, "medium", "medium", "medium"]
     readme = json.loads(second.read_text())
     assert readme["agents"] == [None, "hard", "easy"] and readme["rules"]["table"] == "violet"

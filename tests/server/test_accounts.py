@@ -7,12 +7,12 @@ leaderboard keyed by account. Also the migration of a database made before accou
 
 from __future__ import annotations
 
-import asyncio
 import random
 from http.cookies import SimpleCookie
 from typing import Any
 
 import pytest
+from aio import run
 from backends import Backend
 from fastapi.testclient import TestClient
 from sqlalchemy import insert, inspect, select
@@ -103,7 +103,7 @@ def test_session_signatures_and_secrets() -> None:
         assert await b.from_cookie(await a.session_cookie(ann)) == ann  # one secret per store
         assert await Accounts(MemoryAccountStore()).from_cookie(await a.session_cookie(ann)) is None
 
-    asyncio.run(kept())
+    run(kept())
 
 
 # ----- the HTTP API -----------------------------------------------------------------------------

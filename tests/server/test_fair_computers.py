@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 import pytest
+from aio import run
 from backends import Backend
 
 from coloretto.server.pool import FairScheduler, ProcessRunner, _Job
@@ -31,7 +32,7 @@ def test_the_scheduler_serves_addresses_then_tables_in_turn() -> None:
         assert q.pop() is not mine and q.pop() is mine  # second, behind 100 queued jobs
         assert len(q) == 99
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_the_scheduler_rotates_the_tables_of_one_address() -> None:
@@ -54,7 +55,7 @@ def test_the_scheduler_rotates_the_tables_of_one_address() -> None:
         ]
         assert q.pop() is None
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_the_process_runner_is_parallel_fair_and_budgeted() -> None:
@@ -86,7 +87,7 @@ def test_the_process_runner_is_parallel_fair_and_budgeted() -> None:
         with pytest.raises(RuntimeError):
             await runner.run(JobOwner("t"), sum, [1])
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def seats(*kinds: str) -> list[dict[str, Any]]:

@@ -9,12 +9,11 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Coroutine, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
 
 import pytest
+from aio import run
 from backends import Backend
 from wsutil import WS, play
 
@@ -32,15 +31,8 @@ from coloretto.server.db import SqlTableStore
 from coloretto.server.runner import JobOwner, ThreadRunner
 from coloretto.server.store import MemoryTableStore, SeatData, TableData, TableStore, now
 
-T = TypeVar("T")
 pytestmark = pytest.mark.timeout(120)
 
-
-def run(coro: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run(coro)`` on a thread of its own: the browser tests' Playwright keeps an
-    event loop running on the main thread for the rest of the session."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
 
 TWO_AND_COMPUTERS = [{"kind": "human"}, {"kind": "human"}, {"kind": "computer", "agent": "easy"},
                      {"kind": "computer", "agent": "greedy"}]

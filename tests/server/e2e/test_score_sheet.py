@@ -357,6 +357,7 @@ def test_the_sheet_is_an_installable_app(sheet_server: ServerProcess, chromium: 
     context = chromium.browser_type.launch_persistent_context(
         str(tmp_path / "profile"), executable_path=os.environ.get("COLORETTO_CHROMIUM", "/usr/bin/chromium"),
         args=["--headless", "--no-sandbox", "--disable-gpu"], viewport={"width": 390, "height": 844},
+        bypass_csp=True,  # wait_for_function evaluates a string; test_csp.py keeps the policy
     )
     try:
         page = context.new_page()

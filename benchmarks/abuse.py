@@ -189,12 +189,17 @@ async def finished_match(client: httpx.AsyncClient, base: str) -> str:
 
 
 async def attack_replays(client: httpx.AsyncClient, base: str, tid: str, count: int) -> dict[str, Any]:
-    async def one() -> int:
+    async def one() -> tuple[int, int]:
+        # httpx asks for gzip, as browsers do; count the bytes sent and the document's
         r = await client.get(f"{base}/api/tables/{tid}/replay", timeout=120)
-        return len(r.content) if r.status_code == 200 else -r.status_code
+        if r.status_code != 200:
+            return -r.status_code, 0
+        return len(r.content), r.num_bytes_downloaded
 
     sizes = await asyncio.gather(*(one() for _ in range(count)))
-    return {"downloads": count, "ok": sum(s > 0 for s in sizes), "bytes_each": max(sizes)}
+    return {"downloads": count, "ok": sum(s > 0 for s, _ in sizes), "bytes_each": max(s for s, _ in sizes),
+            "bytes_sent_each": max(w for _, w in sizes),
+            "encoding": "gzip" if any(w < s for s, w in sizes) else "identity"}
 
 
 async def attack_lobby(client: httpx.AsyncClient, base: str, attempts: int, seconds: float) -> dict[str, Any]:
@@ -207,7 +212,15 @@ async def attack_lobby(client: httpx.AsyncClient, base: str, attempts: int, seco
                                                            "title": "spam"})
         accepted += r.status_code == 201
         refused += r.status_code == 429
-    page = (await client.get(base + "/api/tables", params={"limit": 50})).json()
+    # the flood may have used up the address's request budget: wait as the server says
+    r = await client.get(base + "/api/tables", params={"limit": 50})
+    for _ in range(5):
+        if r.status_code != 429:
+            break
+        await asyncio.sleep(float(r.headers.get("retry-after", "1")))
+        r = await client.get(base + "/api/tables", params={"limit": 50})
+    r.raise_for_status()
+    page = r.json()
     spam = sum(t.get("title") == "spam" for t in page["tables"])
     return {"attempted": accepted + refused, "accepted": accepted, "refused": refused,
             "first_page": len(page["tables"]), "spam_on_first_page": spam, "paginated": "next_offset" in page}

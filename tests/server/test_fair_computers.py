@@ -14,6 +14,7 @@ import pytest
 from aio import run
 from backends import Backend
 
+from coloretto.server.expiry import forget
 from coloretto.server.pool import FairScheduler, ProcessRunner, _Job
 from coloretto.server.runner import JobOwner
 
@@ -139,4 +140,31 @@ def test_simultaneous_creations_cannot_pass_the_quota(tmp_path: Any) -> None:
         assert c.portal is not None
         results = c.portal.call(many)
         assert sum(not isinstance(r, Exception) for r in results) == 2, results
-        assert hub.creating == {}
+        assert len(hub.creating) == 0  # the locks go once no creation is under way
+
+
+def test_quotas_hold_over_server_processes_and_forgotten_tables(backend: Backend) -> None:
+    """Two server processes on one store count an address's tables together, and a table
+    this process no longer holds in memory still counts until it is over."""
+    limits = {"max_computer_tables": 2, "max_open_tables": 2, "computer_delay": 30}
+    with backend.client(**limits) as first, backend.client(**limits) as second:
+        made = [first.post("/api/tables", json={"seats": seats("computer", "computer")}) for _ in range(2)]
+        assert [r.status_code for r in made] == [201, 201], [r.text for r in made]
+        r = second.post("/api/tables", json={"seats": seats("computer", "computer")})
+        assert r.status_code == 429 and "already runs 2 tables of computer players only" in r.text
+        waiting = first.post("/api/tables", json={"name": "Ann", "seats": seats("human", "human")})
+        assert waiting.status_code == 201, waiting.text
+        forget(first.app.state.hub, waiting.json()["table"]["id"])  # type: ignore[attr-defined]
+        assert second.post("/api/tables", json={"name": "Ann", "seats": seats("human", "human")}).status_code == 201
+        r = second.post("/api/tables", json={"name": "Ann", "seats": seats("human", "human")})
+        assert r.status_code == 429 and "already has 2 tables waiting" in r.text
+        # another address is not held to this one's count
+        hub = second.app.state.hub  # type: ignore[attr-defined]
+
+        async def elsewhere() -> Any:
+            return await hub.create_table(name="Bo", seats=seats("human", "human"), seat=0, rules={},
+                                          preset=None, hints=False, rated=False, title="", address="10.1.2.3")
+
+        assert second.portal is not None
+        table, seat, _token = second.portal.call(elsewhere)
+        assert seat == 0 and table.status == "open"

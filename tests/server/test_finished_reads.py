@@ -4,8 +4,10 @@ per game, and every answer is the same document."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,6 +16,22 @@ from backends import Backend
 from coloretto.server import live
 
 pytestmark = pytest.mark.timeout(120)
+
+
+def finished_match(c: Any, before: Callable[[str], Any] | None = None) -> str:
+    """A finished two-game match of three ``random`` computer players; its table id.
+    ``before(table_id)``, if given, runs once the table is created and must be refused with
+    ``game_not_over``."""
+    r = c.post("/api/tables", json={"seats": [{"kind": "computer", "agent": "random"}] * 3,
+                                    "rules": {"match_games": 2}})
+    tid: str = r.json()["table"]["id"]
+    if before is not None:
+        assert before(tid).json()["error"]["code"] == "game_not_over"
+    deadline = time.monotonic() + 60
+    while c.get(f"/api/tables/{tid}").json()["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    return tid
 
 
 def test_replay_and_record_are_built_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -26,14 +44,8 @@ def test_replay_and_record_are_built_once(monkeypatch: pytest.MonkeyPatch) -> No
 
     monkeypatch.setattr(live.LiveTable, "replay_json", counted)
     with Backend("memory").client() as c:
-        r = c.post("/api/tables", json={"seats": [{"kind": "computer", "agent": "random"}] * 3,
-                                        "rules": {"match_games": 2}})
-        tid = r.json()["table"]["id"]
-        assert c.get(f"/api/tables/{tid}/replay").json()["error"]["code"] == "game_not_over"
-        deadline = time.monotonic() + 60
-        while c.get(f"/api/tables/{tid}").json()["status"] != "finished":
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        tid = finished_match(c, before=lambda tid: c.get(f"/api/tables/{tid}/replay"))
+        assert builds == []
         replays = [c.get(f"/api/tables/{tid}/replay") for _ in range(5)]
         records = [c.get(f"/api/tables/{tid}/record") for _ in range(5)]
         assert builds == [tid]
@@ -43,3 +55,22 @@ def test_replay_and_record_are_built_once(monkeypatch: pytest.MonkeyPatch) -> No
         assert replays[0].json() == json.loads(json.dumps(real(t)))
         assert records[0].json() == t.game.to_record()
         assert records[0].headers["content-disposition"] == f'attachment; filename="coloretto-{tid}.json"'
+
+
+@pytest.mark.parametrize("what", ["replay", "record"])
+def test_downloads_are_gzipped_for_clients_that_accept_it(what: str) -> None:
+    """The compressed bytes are the same document, several times smaller; a client that does
+    not accept gzip (or refuses it with q=0) gets the plain text."""
+    with Backend("memory").client() as c:
+        tid = finished_match(c)
+        url = f"/api/tables/{tid}/{what}"
+        plain = c.get(url, headers={"Accept-Encoding": "identity"})
+        assert "content-encoding" not in plain.headers and plain.headers["vary"] == "Accept-Encoding"
+        refused = c.get(url, headers={"Accept-Encoding": "gzip;q=0, identity"})
+        assert "content-encoding" not in refused.headers and refused.content == plain.content
+        with c.stream("GET", url, headers={"Accept-Encoding": "br, gzip;q=0.8"}) as packed:
+            raw = b"".join(packed.iter_raw())
+            assert packed.headers["content-encoding"] == "gzip"
+        assert gzip.decompress(raw) == plain.content
+        assert len(raw) * 4 < len(plain.content)
+        assert json.loads(plain.content)  # a JSON document

@@ -21,12 +21,33 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, insert, select, text, update
+from sqlalchemy import (
+    Engine,
+    case,
+    create_engine,
+    event,
+    exists,
+    func,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from .accounts import AccountStore, SqlAccountStore
 from .models import ActionRow, ResultRow, SeatRow, TableRow
-from .store import RatedResult, ResultRows, SeatData, TableData, now, token_hash
+from .store import (
+    LIVE_STATUSES,
+    CreatorCounts,
+    RatedResult,
+    ResultRows,
+    SeatData,
+    TableData,
+    now,
+    token_hash,
+)
 
 __all__ = ["SeatData", "SqlTableStore", "Store", "TableData", "make_engine", "now", "token_hash", "upgrade"]
 
@@ -110,6 +131,7 @@ class Store:
                     id=t.id, title=t.title, status=t.status, rules=t.rules, preset=t.preset,
                     hints=t.hints, rated=t.rated, seed=t.seed, setup=t.setup, version=0,
                     created_at=t.created_at, finished_at=None, rematch_id=None, options=t.options,
+                    creator=t.creator,
                 )
             )
             conn.execute(
@@ -120,6 +142,19 @@ class Store:
                     for s in t.seats
                 ],
             )
+
+    def creator_counts(self, creator: str) -> CreatorCounts:
+        """The tables of ``creator`` that its quotas count (``store.CreatorCounts``)."""
+        person = exists().where(
+            SeatRow.table_id == TableRow.id, or_(SeatRow.kind == "human", SeatRow.handed_over.is_(True))
+        )
+        query = select(
+            func.coalesce(func.sum(case((TableRow.status == "open", 1), else_=0)), 0),
+            func.coalesce(func.sum(case((~person, 1), else_=0)), 0),
+        ).where(TableRow.creator == creator, TableRow.status.in_(LIVE_STATUSES))
+        with self.engine.connect() as conn:
+            waiting, unattended = conn.execute(query).one()
+        return CreatorCounts(waiting=waiting, unattended=unattended)
 
     def load_table(self, table_id: str) -> TableData | None:
         """The table with its seats and actions, or None."""
@@ -360,6 +395,10 @@ class SqlTableStore:
     async def create_table(self, table: TableData) -> None:
         """See ``store.TableStore.create_table``."""
         await self._run(self.sync.create_table, table)
+
+    async def creator_counts(self, creator: str) -> CreatorCounts:
+        """See ``store.TableStore.creator_counts``."""
+        return await self._run(self.sync.creator_counts, creator)
 
     async def load_table(self, table_id: str) -> TableData | None:
         """See ``store.TableStore.load_table``."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import weakref
 from typing import Any
 
 from ..engine.actions import Action
@@ -36,7 +37,7 @@ from .newtable import DEFAULT_AGENT, check_agent, check_name, new_table
 from .quotas import check_create, has_person
 from .ratings import Leaderboards
 from .runner import AgentRunner, JobOwner
-from .store import ResultRows, TableStore, token_hash
+from .store import ResultRows, TableStore, address_key, token_hash
 from .timecontrol import Timers, mark_timeout
 
 log = logging.getLogger("coloretto.server")
@@ -60,8 +61,7 @@ class Hub:
         creators: the address that created each table (tables created by this process).
         finished: finished games' records and replays, built once (``finished.FinishedCache``).
         quiet_since: when this process first saw an open table without any person's seat.
-        creating: per address, the tables being created right now (True: with a person's
-            seat), counted by the quotas.
+        creating: per address, the lock of the table creations under way (``creation_lock``).
         accounts: sign-up, log-in and sessions (``accounts.Accounts``), on ``store.accounts``.
         timers: the clocks of tables with a time control (``timecontrol.Timers``).
     """
@@ -80,7 +80,7 @@ class Hub:
         self.creators: dict[str, str] = {}
         self.finished = FinishedCache()
         self.quiet_since: dict[str, float] = {}
-        self.creating: dict[str, list[bool]] = {}
+        self.creating: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._sweeper: asyncio.Task[None] | None = None
 
     # ----- life cycle ----------------------------------------------------------------------
@@ -182,17 +182,21 @@ class Hub:
                 ``account_required``; ``rate_limited`` (a quota).
         """
         rated = rated and has_person(seats)
-        check_create(self, address, seats)
-        pending = self.creating.setdefault(address, []) if address is not None else []
-        pending.append(has_person(seats))
-        try:
+        async with self.creation_lock(address):
+            await check_create(self, address, seats)
             return await self._create_table(name=name, seats=seats, seat=seat, rules=rules, preset=preset,
                                             hints=hints, rated=rated, title=title, address=address, account=account,
                                             private=private, time_control=time_control)
-        finally:
-            pending.remove(has_person(seats))
-            if address is not None and not pending:
-                self.creating.pop(address, None)
+
+    def creation_lock(self, address: str | None) -> asyncio.Lock:
+        """The lock under which this process checks the quotas of ``address`` and stores its
+        new table (a fresh one for an unknown address); kept only while in use."""
+        if address is None:
+            return asyncio.Lock()
+        lock = self.creating.get(address)
+        if lock is None:
+            lock = self.creating[address] = asyncio.Lock()
+        return lock
 
     async def _create_table(
         self, *, name: str | None, seats: list[dict[str, Any]], seat: int | None, rules: dict[str, Any],
@@ -202,6 +206,8 @@ class Hub:
         made = new_table(name=name, seats=seats, seat=seat, rules=rules, preset=preset, hints=hints,
                          rated=rated, title=title, private=private, time_control=time_control,
                          move_clocks=self.settings.move_clocks, account=account)
+        if address is not None:
+            made.data.creator = address_key(address)
         await self.store.create_table(made.data)
         t = LiveTable(made.data, self.clock)
         self.tables[t.id] = t

@@ -58,6 +58,8 @@ class TableRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # private, host, time control
+    # SHA-256 of the creating address (store.address_key): the per-address quotas
+    creator: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class SeatRow(Base):

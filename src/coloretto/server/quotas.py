@@ -5,8 +5,12 @@ lobby or keep the computer players busy for everyone:
 * at most ``Settings.max_computer_tables`` unfinished tables without a human seat (computer
   players only: they play on with nobody watching).
 
-Counted over the tables this server process created and still holds (``Hub.creators``) and
-those it is creating right now (``Hub.creating``), so simultaneous requests cannot slip past.
+Counted in the store (``TableStore.creator_counts``, by the ``store.address_key`` of the
+address), so every server process sharing the store applies the same count, also to tables
+no longer held in memory. Within one process, creations from one address run one at a time
+(``Hub.creation_lock``), so simultaneous requests cannot slip past. Two server processes
+creating for the same address at the same instant may each pass a count taken before the
+other's insert: at most one table per process over the quota.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import ErrorCode, Problem
+from .store import address_key
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -25,36 +30,27 @@ def has_person(seats: Sequence[Any]) -> bool:
     return any(isinstance(s, dict) and s.get("kind") == "human" for s in seats)
 
 
-def check_create(hub: Hub, address: str | None, seats: Sequence[Any]) -> None:
+async def check_create(hub: Hub, address: str | None, seats: Sequence[Any]) -> None:
     """Refuse a new table from ``address`` over its quotas (module docstring); nothing for
-    an unknown address (a rematch).
+    an unknown address (a rematch). The caller holds ``hub.creation_lock(address)`` until the
+    table is stored, so this process's simultaneous requests are counted one after another.
 
     Raises:
         Problem: ``rate_limited``, naming the quota.
     """
     if address is None:
         return
-    mine = [t for tid, t in hub.tables.items() if hub.creators.get(tid) == address]
     settings = hub.settings
-    being_made = hub.creating.get(address, [])
-    waiting = sum(1 for t in mine if t.status == "open") + sum(being_made)
-    if has_person(seats) and waiting >= settings.max_open_tables:
+    counts = await hub.store.creator_counts(address_key(address))
+    if has_person(seats) and counts.waiting >= settings.max_open_tables:
         raise Problem(
             ErrorCode.RATE_LIMITED,
-            f"your address already has {waiting} tables waiting for players (at most "
+            f"your address already has {counts.waiting} tables waiting for players (at most "
             f"{settings.max_open_tables}); play or wait for them to expire",
         )
-    if not has_person(seats):
-        unattended = sum(
-            1
-            for t in mine
-            if t.status != "finished"
-            and not any(s.kind == "human" or s.handed_over for s in t.data.seats)
+    if not has_person(seats) and counts.unattended >= settings.max_computer_tables:
+        raise Problem(
+            ErrorCode.RATE_LIMITED,
+            f"your address already runs {counts.unattended} tables of computer players only (at most "
+            f"{settings.max_computer_tables}); wait for one to finish",
         )
-        unattended += sum(1 for person in being_made if not person)
-        if unattended >= settings.max_computer_tables:
-            raise Problem(
-                ErrorCode.RATE_LIMITED,
-                f"your address already runs {unattended} tables of computer players only (at most "
-                f"{settings.max_computer_tables}); wait for one to finish",
-            )

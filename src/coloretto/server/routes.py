@@ -14,6 +14,7 @@ from ..agents.registry import DIFFICULTIES, PEOPLE_OPPONENTS
 from ..engine.rules import EXTRA_CARDS, PRESETS
 from .auth_routes import AccountDep
 from .errors import ErrorCode, Problem, error_response
+from .finished import Download
 from .hub import Hub
 from .live import LiveTable
 from .newtable import DEFAULT_AGENT
@@ -156,21 +157,41 @@ async def join(table_id: str, body: JoinTable, hub: HubDep, account: AccountDep)
     return _granted(t, seat, token)
 
 
+def _download(request: Request, body: Download, headers: dict[str, str] | None = None) -> Response:
+    """``body`` as ``application/json``: its gzip-compressed bytes with ``Content-Encoding:
+    gzip`` when the request's ``Accept-Encoding`` lists gzip (RFC 9110 §12.5.3; a ``q=0``
+    refuses it), else the plain bytes."""
+    accepted = {}
+    for part in request.headers.get("accept-encoding", "").split(","):
+        name, _, params = part.strip().partition(";")
+        q = params.strip().removeprefix("q=").strip() if params.strip().startswith("q=") else "1"
+        accepted[name.strip().lower()] = q
+    q = accepted.get("gzip", accepted.get("*", "0"))
+    try:
+        wants_gzip = float(q) > 0
+    except ValueError:
+        wants_gzip = False
+    out = {**(headers or {}), "Vary": "Accept-Encoding"}
+    if wants_gzip:
+        return Response(body.gzipped, media_type="application/json", headers={**out, "Content-Encoding": "gzip"})
+    return Response(body.plain, media_type="application/json", headers=out)
+
+
 @api.get("/api/tables/{table_id}/record", tags=["games"])
-async def record(table_id: str, hub: HubDep) -> Response:
-    """The ``coloretto-record/1`` JSON, once the game is over (409 before)."""
+async def record(table_id: str, request: Request, hub: HubDep) -> Response:
+    """The ``coloretto-record/1`` JSON, once the game is over (409 before); gzip-compressed
+    for clients that accept it."""
     t = await _finished(hub, table_id, "record")
-    return Response(
-        await hub.finished.record(t), media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="coloretto-{t.id}.json"'},
-    )
+    return _download(request, await hub.finished.record(t),
+                     {"Content-Disposition": f'attachment; filename="coloretto-{t.id}.json"'})
 
 
 @api.get("/api/tables/{table_id}/replay", tags=["games"])
-async def replay(table_id: str, hub: HubDep) -> Response:
-    """Record plus a spectator's observation after every action (finished games)."""
+async def replay(table_id: str, request: Request, hub: HubDep) -> Response:
+    """Record plus a spectator's observation after every action (finished games);
+    gzip-compressed for clients that accept it."""
     t = await _finished(hub, table_id, "replay")
-    return Response(await hub.finished.replay(t), media_type="application/json")
+    return _download(request, await hub.finished.replay(t))
 
 
 @api.get("/api/leaderboard", tags=["games"])

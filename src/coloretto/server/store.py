@@ -41,6 +41,30 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+LIVE_STATUSES = ("open", "playing")
+"""Statuses of the tables that are not over (``finished``, ``expired``)."""
+
+
+def address_key(address: str) -> str:
+    """SHA-256 hex digest of a client address: the ``creator`` of the tables it creates (the
+    quotas count by it; the address itself is not stored)."""
+    return hashlib.sha256(address.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class CreatorCounts:
+    """The tables of one creator that its quotas count (``quotas.check_create``).
+
+    Attributes:
+        waiting: tables in status ``open`` (waiting for players).
+        unattended: tables ``open`` or ``playing`` with no seat of a person (kind ``human``
+            or handed over to a computer).
+    """
+
+    waiting: int
+    unattended: int
+
+
 @dataclass
 class SeatData:
     """A seat as stored. ``kind``: ``open`` (nobody yet), ``human`` or ``computer``;
@@ -66,7 +90,8 @@ class TableData:
     (``coloretto-record/1`` setups); ``version`` is the number of accepted actions;
     ``options`` the table's options besides the rules (``newtable.table_options``: private,
     host, time control) and the indices of the actions a clock's computer played
-    (``timeouts``).
+    (``timeouts``); ``creator`` the ``address_key`` of the address that created it (None for
+    a rematch or a table made by the server).
     """
 
     id: str
@@ -85,6 +110,7 @@ class TableData:
     seats: list[SeatData] = field(default_factory=list)
     codes: list[int] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)
+    creator: str | None = None
 
 
 class TableStore(Protocol):
@@ -114,6 +140,11 @@ class TableStore(Protocol):
 
     async def load_table(self, table_id: str) -> TableData | None:
         """The table with its seats and actions, or None."""
+        ...
+
+    async def creator_counts(self, creator: str) -> CreatorCounts:
+        """The tables of ``creator`` (an ``address_key``) that its quotas count, over every
+        server process that shares this store."""
         ...
 
     async def load_seats(self, table_id: str) -> tuple[str, str | None, list[SeatData]]:
@@ -202,6 +233,15 @@ class MemoryTableStore:
             stored = copy.deepcopy(table)
             stored.version, stored.codes, stored.finished_at, stored.rematch_id = 0, [], None, None
             self._tables[table.id] = stored
+
+    async def creator_counts(self, creator: str) -> CreatorCounts:
+        """See ``TableStore.creator_counts``."""
+        with self._lock:
+            mine = [t for t in self._tables.values() if t.creator == creator and t.status in LIVE_STATUSES]
+            return CreatorCounts(
+                waiting=sum(1 for t in mine if t.status == "open"),
+                unattended=sum(1 for t in mine if not any(s.kind == "human" or s.handed_over for s in t.seats)),
+            )
 
     async def load_table(self, table_id: str) -> TableData | None:
         """See ``TableStore.load_table``."""

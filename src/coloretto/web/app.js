@@ -19,7 +19,8 @@ onLanguageChange(() => location.reload());
 
 const main = document.getElementById("main");
 const nameField = document.getElementById("player-name");
-nameField.value = getName();
+// The page may have been typed into while the language file loaded: keep what was typed.
+if (!nameField.value.trim()) nameField.value = getName();
 nameField.addEventListener("change", () => setName(nameField.value.trim()));
 accountBox(document.getElementById("account"));
 

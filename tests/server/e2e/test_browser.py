@@ -288,6 +288,30 @@ def test_phone_screen(web_server: Any, new_page: Any, artifacts: Path) -> None:
 
 
 # ----- 4. replay ---------------------------------------------------------------------------------
+def test_a_name_typed_while_the_page_loads_is_kept(web_server: Any, new_page: Any) -> None:
+    """The name field is on the page before the language file arrives; what a person types
+    there meanwhile survives the page's start-up, and the table is created under it."""
+    page = new_page()
+    held: list[Any] = []
+    page.route("**/static/locales/en.json", lambda route: held.append(route))
+    page.goto(web_server.url + "/", wait_until="commit")
+    page.fill("#player-name", "Quick")
+    while not held:
+        page.wait_for_timeout(20)
+    held[0].continue_()
+    page.wait_for_selector("[data-testid=create]")
+    page.unroute("**/static/locales/en.json")
+    assert page.input_value("#player-name") == "Quick"
+    page.select_option("#seat-count", "2")
+    page.select_option("#seat-1", "human")
+    page.click("[data-testid=create]")
+    page.wait_for_url(re.compile(r"/table/[^/]+$"))
+    page.wait_for_selector(f"{VIEW}[data-my-seat='0']")
+    table_id = page.url.rsplit("/", 1)[1]
+    seats = httpx.get(f"{web_server.url}/api/tables/{table_id}").json()["seats"]
+    assert seats[0]["name"] == "Quick"
+
+
 def test_replay_and_leaderboard(web_server: Any, new_page: Any, artifacts: Path) -> None:
     base = web_server.url
     table_id = computers_only_table(base)

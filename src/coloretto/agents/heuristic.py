@@ -7,7 +7,9 @@ their best colour), and the score table in use: under the violet table, whose va
 at 3 cards, a fourth card of a colour has negative gain, so the player stops collecting it
 and spreads over three colours instead of piling onto one. Under the violet table the gains
 are also taken against the collection plus the cards the seat may still expect to take
-(``expected_intake``), since what a card costs there depends on how many more will come.
+(``expected_intake``), since what a card costs there depends on how many more will come;
+our own gains are mixed with those against the collection as it is (``plain_mix``), and the
+opponents' are taken against their collections as they are (``opp_future_share``).
 
 A position after our action is valued by a **settlement**: the seats still in the round
 take the remaining rows one after another, each the row best for itself. Our value is our
@@ -38,7 +40,7 @@ from dataclasses import dataclass
 
 from ..engine import actions as A
 from ..engine.actions import Action
-from ..engine.cards import GOLDEN_JOKER, JOKER, NUM_COLORS
+from ..engine.cards import GOLDEN_JOKER, JOKER
 from ..engine.observation import Observation
 from ..engine.state import CHOOSE, PLACE, TURN, UNTAKEN, GameState
 from .base import Agent, Budget
@@ -62,14 +64,8 @@ class HeuristicParams:
             the cards a seat may still expect to take (``expected_intake``); 0 = the
             collection as it is.
         opp_future_share: the same share for the opponents' row gains.
-        empty_row_cards: a seat left with only empty rows in a settlement gains this many
-            times the expected gain of one unseen card (they fill before it can take).
         plain_mix: share of our gains against the collection as it is, mixed into our gains
-            against the collection plus the expected intake.
-        opp_mean: share of the opponents' mean gain in the opponent term (the rest is the
-            best opponent's gain).
-        intake_steer: how much the expected intake follows the colours a seat holds
-            (``expected_intake``); 0 = the unseen composition.
+            against the collection plus the expected intake (with ``future_share`` > 0).
     """
 
     opp_weight: float = 0.2
@@ -79,19 +75,23 @@ class HeuristicParams:
     joker_bonus: float = 1.5
     future_share: float = 0.0
     opp_future_share: float = 0.0
-    intake_steer: float = 0.0
-    opp_mean: float = 0.0
-    empty_row_cards: float = 0.0
     plain_mix: float = 0.0
 
 
 DEFAULT_PARAMS = HeuristicParams()
 VIOLET_PARAMS = HeuristicParams(
-    opp_weight=0.2, risk_base=1.0, future_share=1.0, opp_future_share=1.0, plain_mix=0.3
+    opp_weight=0.2,
+    risk_base=1.0,
+    draw_margin=0.15,
+    future_share=1.0,
+    opp_future_share=0.0,
+    plain_mix=0.3,
 )
 """Weights under the violet table (values peak at 3 cards: every card beyond them costs;
-rows go bad quickly, so the pessimistic settlement gets full weight, and a row is judged
-against the collection plus the cards still to come, ``expected_intake``)."""
+rows go bad quickly, so the pessimistic settlement gets full weight and drawing must beat
+the best take). Our rows are judged 0.7 against the collection plus the cards still to
+come (``expected_intake``) and 0.3 against the collection as it is; the opponents' rows
+against their collections as they are (what a seat sees of a row's worth now)."""
 
 
 def params_for(st: GameState) -> HeuristicParams:
@@ -99,31 +99,19 @@ def params_for(st: GameState) -> HeuristicParams:
     return VIOLET_PARAMS if st.rules.table == "violet" else DEFAULT_PARAMS
 
 
-def expected_intake(st: GameState, share: float, seat: int = -1, steer: float = 0.0) -> list[int]:
+def expected_intake(st: GameState, share: float) -> list[int]:
     """``share`` times the cards a seat may still expect to take this game (the cards in the
     open rows and the draw pile above its last 15 cards, spread over the seats), as card codes
-    in proportion to the unseen composition (largest remainders); empty for ``share`` 0.
-
-    With ``steer`` > 0 the intake follows what ``seat`` collects: each colour's unseen cards
-    count ``1 + steer x`` (the seat's cards of that colour) times, since a player takes rows of
-    its own colours rather than of others."""
+    in proportion to the unseen composition (largest remainders); empty for ``share`` 0."""
     if share <= 0.0:
         return []
     unseen = unseen_counts(st)
-    if steer != 0.0 and seat >= 0:
-        held = st.coll[seat]
-        weights = [
-            k * max(0.0, 1.0 + steer * held[c]) if c < NUM_COLORS else float(k)
-            for c, k in enumerate(unseen)
-        ]
-    else:
-        weights = [float(k) for k in unseen]
-    total = sum(weights)
+    total = sum(unseen)
     if total == 0:
         return []
     in_rows = sum(len(st.rows[r]) for r in range(st.nrows) if st.row_taker[r] == UNTAKEN)
     f = share * (max(0, st.cards_left() - 15) + in_rows) / st.n
-    quotas = [f * k / total for k in weights]
+    quotas = [f * k / total for k in unseen]
     counts = [int(q) for q in quotas]
     rest = round(f) - sum(counts)
     for c in sorted(range(len(quotas)), key=lambda c: counts[c] - quotas[c])[: max(0, rest)]:
@@ -132,14 +120,10 @@ def expected_intake(st: GameState, share: float, seat: int = -1, steer: float = 
 
 
 def _settle(
-    gains: dict[int, dict[int, float]],
-    rows: list[int],
-    order: Sequence[int],
-    nonempty: set[int],
-    empty: dict[int, float] | None = None,
+    gains: dict[int, dict[int, float]], rows: list[int], order: Sequence[int], nonempty: set[int]
 ) -> dict[int, float]:
     """Each seat of ``order`` in turn takes its best remaining non-empty row; returns each
-    seat's gain (``empty[seat]``, default 0, when only empty rows are left for it)."""
+    seat's gain (0 when only empty rows are left for it)."""
     left = list(rows)
     got: dict[int, float] = {}
     for s in order:
@@ -153,7 +137,7 @@ def _settle(
                     best_v = v
                     best_r = r
         if best_r < 0:
-            got[s] = empty[s] if empty is not None else 0.0
+            got[s] = 0.0
         else:
             got[s] = best_v
             left.remove(best_r)
@@ -169,22 +153,18 @@ class _Judge:
         self.p = params
         self.opps = turn_order_after(st, me)
         # Row gains of each seat: ours against our expected intake, the opponents' against
-        # theirs (one object for all seats when the intake is the same for every seat).
+        # theirs (one object for every seat when both shares agree).
         share = params.future_share
-        opp_future = params.opp_future_share
-        steer = params.intake_steer
-        if opp_future == share and steer == 0.0:
+        if params.opp_future_share == share:
             self.rg = RowGains(st, [me] + self.opps, expected_intake(st, share))
             self.rg_of = {s: self.rg for s in [me] + self.opps}
         else:
-            self.rg = RowGains(st, [me], expected_intake(st, share, me, steer))
+            self.rg = RowGains(st, [me], expected_intake(st, share))
+            rg_opp = RowGains(st, self.opps, expected_intake(st, params.opp_future_share))
             self.rg_of = {me: self.rg}
-            for o in self.opps:
-                self.rg_of[o] = RowGains(st, [o], expected_intake(st, opp_future, o, steer))
-        # Our gains mixed with the gains against the collection as it is (``plain_mix``).
-        self.plain: RowGains | None = None
-        if params.plain_mix:
-            self.plain = RowGains(st, [me])
+            self.rg_of.update({o: rg_opp for o in self.opps})
+        # Our gains against the collection as it is, mixed in by ``plain_mix``.
+        self.plain = RowGains(st, [me]) if params.plain_mix and share > 0.0 else None
         self.open = self.rg.open_rows
         st_rows = st.rows
         self.room = [r for r in self.open if len(st_rows[r]) < st.caps[r]]
@@ -199,21 +179,17 @@ class _Judge:
             else 0.0
         )
         self.first_out = st.rules.extra_card == "first_out_draws" and st.takes == 0
-        # What a seat left with only empty rows can expect: they fill before it takes one.
-        self.empty: dict[int, float] | None = None
-        if params.empty_row_cards:
-            self.empty = {
-                s: params.empty_row_cards * self.rg_of[s].card_bonus(s) for s in [me] + self.opps
-            }
         # Adjusted gains of the current rows.
         self.gains: dict[int, dict[int, float]] = {}
         for s in [me] + self.opps:
             gs = self.rg_of[s].gain[s]
-            self.gains[s] = {r: self._mix(s, gs[r], r) + self._extra(s, st_rows[r]) for r in self.open}
+            self.gains[s] = {
+                r: self._mix(s, gs[r], r) + self._extra(s, st_rows[r]) for r in self.open
+            }
 
     def _mix(self, seat: int, gain: float, r: int, card: int = -1) -> float:
-        """``gain`` of ``seat`` for row ``r`` (plus ``card``), mixed for us with the gain
-        against our collection as it is."""
+        """``gain`` of ``seat`` for row ``r`` (with ``card`` added when given); for us, mixed
+        by ``plain_mix`` with the gain against our collection as it is."""
         if self.plain is None or seat != self.me:
             return gain
         m = self.p.plain_mix
@@ -231,27 +207,17 @@ class _Judge:
             v += self.rg_of[seat].card_bonus(seat)
         return v
 
-    def _opp_term(self, got: dict[int, float]) -> float:
-        """The opponents' gains in a settlement ``got``, as one figure: the best opponent's
-        gain, mixed with their mean by ``opp_mean``."""
-        vals = [got[o] for o in self.opps]
-        if not vals:
-            return 0.0
-        m = self.p.opp_mean
-        best = max(vals)
-        return best if m == 0.0 else (1.0 - m) * best + m * sum(vals) / len(vals)
-
     def _value(self, gains: dict[int, dict[int, float]], nonempty: set[int]) -> float:
         """Value for ``me`` of the open rows with ``gains``, before anyone takes."""
         me = self.me
         opps = self.opps
         w = self.p.opp_weight
-        first = _settle(gains, self.open, [me] + opps, nonempty, self.empty)
-        v_first = first[me] - w * self._opp_term(first)
+        first = _settle(gains, self.open, [me] + opps, nonempty)
+        v_first = first[me] - (w * max(first[o] for o in opps) if opps else 0.0)
         if self.risk <= 0.0:
             return v_first
-        last = _settle(gains, self.open, opps + [me], nonempty, self.empty)
-        v_last = last[me] - w * self._opp_term(last)
+        last = _settle(gains, self.open, opps + [me], nonempty)
+        v_last = last[me] - (w * max(last[o] for o in opps) if opps else 0.0)
         return (1.0 - self.risk) * v_first + self.risk * v_last
 
     def take_value(self, r: int) -> float:
@@ -261,8 +227,8 @@ class _Judge:
         if self.opps:
             rest = [x for x in self.open if x != r]
             nonempty = {x for x in rest if self.st.rows[x]}
-            got = _settle(self.gains, rest, self.opps, nonempty, self.empty)
-            v -= self.p.opp_weight * self._opp_term(got)
+            got = _settle(self.gains, rest, self.opps, nonempty)
+            v -= self.p.opp_weight * max(got.values())
         return v
 
     def place_value(self, card: int, r: int) -> float:
@@ -271,9 +237,8 @@ class _Judge:
         gains: dict[int, dict[int, float]] = {}
         for s, current in self.gains.items():
             g = dict(current)
-            g[r] = self._mix(s, self.rg_of[s].gain_plus(s, r, card), r, card) + self._extra(
-                s, row + [card]
-            )
+            gain = self.rg_of[s].gain_plus(s, r, card)
+            g[r] = self._mix(s, gain, r, card) + self._extra(s, row + [card])
             gains[s] = g
         nonempty = {x for x in self.open if self.st.rows[x]}
         nonempty.add(r)

@@ -119,3 +119,30 @@ def test_the_violet_table_counts_the_cards_still_to_come() -> None:
             differ += with_future != without
         st.apply_code(heuristic_code(st, st.to_move, codes))
     assert differ > 0
+
+
+def test_the_violet_table_mixes_in_the_gains_of_the_collection_as_it_is() -> None:
+    """Under the violet table our row gains mix those against the collection as it is
+    (``plain_mix``) into those against the expected intake, and the opponents' gains are
+    taken against their collections as they are: both change the heuristic's values."""
+    from dataclasses import replace
+
+    from coloretto.agents.heuristic import VIOLET_PARAMS
+
+    assert 0 < VIOLET_PARAMS.plain_mix < 1 and VIOLET_PARAMS.opp_future_share == 0
+    variants = [
+        replace(VIOLET_PARAMS, plain_mix=0.0),
+        replace(VIOLET_PARAMS, opp_future_share=VIOLET_PARAMS.future_share),
+    ]
+    st = new_game(Rules(players=4, table="violet"), 5)
+    differ = [0] * len(variants)
+    for _ in range(40):
+        codes = st.legal_codes()
+        if len(codes) > 1:
+            tuned = heuristic_scores(st, st.to_move, codes)
+            for i, params in enumerate(variants):
+                other = heuristic_scores(st, st.to_move, codes, params)
+                assert set(other) == set(tuned) == set(codes)
+                differ[i] += other != tuned
+        st.apply_code(heuristic_code(st, st.to_move, codes))
+    assert all(differ)

@@ -7,7 +7,9 @@ their best colour), and the score table in use: under the violet table, whose va
 at 3 cards, a fourth card of a colour has negative gain, so the player stops collecting it
 and spreads over three colours instead of piling onto one. Under the violet table the gains
 are also taken against the collection plus the cards the seat may still expect to take
-(``expected_intake``), since what a card costs there depends on how many more will come.
+(``expected_intake``), since what a card costs there depends on how many more will come;
+our own gains are mixed with those against the collection as it is (``plain_mix``), and the
+opponents' are taken against their collections as they are (``opp_future_share``).
 
 A position after our action is valued by a **settlement**: the seats still in the round
 take the remaining rows one after another, each the row best for itself. Our value is our
@@ -58,9 +60,12 @@ class HeuristicParams:
             fraction of their capacity).
         draw_margin: points by which drawing must beat the best take.
         joker_bonus: points added per joker in a row while many cards remain (flexibility).
-        future_share: row gains are taken against each collection plus this share of the
-            cards a seat may still expect to take (``expected_intake``); 0 = the collection
-            as it is.
+        future_share: our row gains are taken against our collection plus this share of
+            the cards a seat may still expect to take (``expected_intake``); 0 = the
+            collection as it is.
+        opp_future_share: the same share for the opponents' row gains.
+        plain_mix: share of our gains against the collection as it is, mixed into our gains
+            against the collection plus the expected intake (with ``future_share`` > 0).
     """
 
     opp_weight: float = 0.2
@@ -69,13 +74,24 @@ class HeuristicParams:
     draw_margin: float = -0.3
     joker_bonus: float = 1.5
     future_share: float = 0.0
+    opp_future_share: float = 0.0
+    plain_mix: float = 0.0
 
 
 DEFAULT_PARAMS = HeuristicParams()
-VIOLET_PARAMS = HeuristicParams(opp_weight=0.2, risk_base=1.0, future_share=1.0)
+VIOLET_PARAMS = HeuristicParams(
+    opp_weight=0.2,
+    risk_base=1.0,
+    draw_margin=0.15,
+    future_share=1.0,
+    opp_future_share=0.0,
+    plain_mix=0.3,
+)
 """Weights under the violet table (values peak at 3 cards: every card beyond them costs;
-rows go bad quickly, so the pessimistic settlement gets full weight, and a row is judged
-against the collection plus the cards still to come, ``expected_intake``)."""
+rows go bad quickly, so the pessimistic settlement gets full weight and drawing must beat
+the best take). Our rows are judged 0.7 against the collection plus the cards still to
+come (``expected_intake``) and 0.3 against the collection as it is; the opponents' rows
+against their collections as they are (what a seat sees of a row's worth now)."""
 
 
 def params_for(st: GameState) -> HeuristicParams:
@@ -136,7 +152,19 @@ class _Judge:
         self.me = me
         self.p = params
         self.opps = turn_order_after(st, me)
-        self.rg = RowGains(st, [me] + self.opps, expected_intake(st, params.future_share))
+        # Row gains of each seat: ours against our expected intake, the opponents' against
+        # theirs (one object for every seat when both shares agree).
+        share = params.future_share
+        if params.opp_future_share == share:
+            self.rg = RowGains(st, [me] + self.opps, expected_intake(st, share))
+            self.rg_of = {s: self.rg for s in [me] + self.opps}
+        else:
+            self.rg = RowGains(st, [me], expected_intake(st, share))
+            rg_opp = RowGains(st, self.opps, expected_intake(st, params.opp_future_share))
+            self.rg_of = {me: self.rg}
+            self.rg_of.update({o: rg_opp for o in self.opps})
+        # Our gains against the collection as it is, mixed in by ``plain_mix``.
+        self.plain = RowGains(st, [me]) if params.plain_mix and share > 0.0 else None
         self.open = self.rg.open_rows
         st_rows = st.rows
         self.room = [r for r in self.open if len(st_rows[r]) < st.caps[r]]
@@ -154,8 +182,19 @@ class _Judge:
         # Adjusted gains of the current rows.
         self.gains: dict[int, dict[int, float]] = {}
         for s in [me] + self.opps:
-            gs = self.rg.gain[s]
-            self.gains[s] = {r: gs[r] + self._extra(s, st_rows[r]) for r in self.open}
+            gs = self.rg_of[s].gain[s]
+            self.gains[s] = {
+                r: self._mix(s, gs[r], r) + self._extra(s, st_rows[r]) for r in self.open
+            }
+
+    def _mix(self, seat: int, gain: float, r: int, card: int = -1) -> float:
+        """``gain`` of ``seat`` for row ``r`` (with ``card`` added when given); for us, mixed
+        by ``plain_mix`` with the gain against our collection as it is."""
+        if self.plain is None or seat != self.me:
+            return gain
+        m = self.p.plain_mix
+        plain = self.plain.gain[seat][r] if card < 0 else self.plain.gain_plus(seat, r, card)
+        return (1.0 - m) * gain + m * plain
 
     def _extra(self, seat: int, cards: Sequence[int]) -> float:
         v = 0.0
@@ -163,9 +202,9 @@ class _Judge:
             if c == JOKER or c == GOLDEN_JOKER:
                 v += self.jb
             if c == GOLDEN_JOKER:
-                v += self.rg.card_bonus(seat)
+                v += self.rg_of[seat].card_bonus(seat)
         if self.first_out and cards:
-            v += self.rg.card_bonus(seat)
+            v += self.rg_of[seat].card_bonus(seat)
         return v
 
     def _value(self, gains: dict[int, dict[int, float]], nonempty: set[int]) -> float:
@@ -198,7 +237,8 @@ class _Judge:
         gains: dict[int, dict[int, float]] = {}
         for s, current in self.gains.items():
             g = dict(current)
-            g[r] = self.rg.gain_plus(s, r, card) + self._extra(s, row + [card])
+            gain = self.rg_of[s].gain_plus(s, r, card)
+            g[r] = self._mix(s, gain, r, card) + self._extra(s, row + [card])
             gains[s] = g
         nonempty = {x for x in self.open if self.st.rows[x]}
         nonempty.add(r)

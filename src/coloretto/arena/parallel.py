@@ -9,7 +9,10 @@ worker count.
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import multiprocessing.connection
 import os
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing import get_context
@@ -24,6 +27,23 @@ R = TypeVar("R")
 BACKENDS: Final = ("process", "ray")
 RAY_OBJECT_STORE_BYTES: Final = 100 * 1024 * 1024
 """Object store of a local Ray started for one run (small: results are small)."""
+
+
+def exit_with_parent() -> None:
+    """Initializer of a pool's worker processes: the worker ends as soon as the process that
+    started it has ended, however it ended (also ``kill -9``, which gives the pool no chance
+    to stop its workers: they would otherwise live on as orphans). Nothing in a process that
+    no ``multiprocessing`` parent started."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    sentinel = parent.sentinel
+
+    def watch() -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def default_workers() -> int:
@@ -85,7 +105,8 @@ def _run_pool(
     fn: Callable[[T], R], tasks: Sequence[T], workers: int, on_done: Callable[[R], None] | None
 ) -> list[R]:
     results: list[R | None] = [None] * len(tasks)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
+                             initializer=exit_with_parent) as pool:
         futures: dict[Future[R], int] = {pool.submit(fn, t): i for i, t in enumerate(tasks)}
         pending = set(futures)
         try:

@@ -48,6 +48,7 @@ from .failures import (
     parse_failure_policy,
     play_with_policy,
 )
+from .parallel import exit_with_parent
 from .stats import game_outcome
 
 ENGINE_PATH = "engine"
@@ -397,7 +398,7 @@ def _simulate_pool(
     chunk = max(1, min(100, -(-games // (workers * 8))))
     slots: list[list[GameOutcome] | None] = [None] * (-(-games // chunk))
     done = 0
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=exit_with_parent) as pool:
         pending = {
             pool.submit(
                 _play_chunk,

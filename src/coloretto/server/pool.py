@@ -28,6 +28,7 @@ from typing import Any, ParamSpec, TypeVar
 from ..agents.base import Agent
 from ..agents.registry import make_agent
 from ..arena.driver import FIRST_LEGAL, Decision, FailurePolicy, decide_with
+from ..arena.parallel import exit_with_parent
 from ..engine.actions import Action
 from ..engine.observation import Observation
 from ..engine.rules import Rules
@@ -128,7 +129,8 @@ class ProcessRunner:
         decision_seconds: the budget of one job once it runs; a job still running then is
             given up (``TimeoutError``; the worker finishes it and is then free again).
         executor: the pool to run jobs on (default a ``ProcessPoolExecutor`` of ``workers``
-            processes started with ``spawn``; a worker loads the fast core when its first
+            processes started with ``spawn``, which end with this process however it ends,
+            ``parallel.exit_with_parent``; a worker loads the fast core when its first
             search player needs it).
 
     A job's address is its owner's ``address``, or ``table:ID`` when there is none.
@@ -144,7 +146,7 @@ class ProcessRunner:
         self.workers = workers
         self.decision_seconds = decision_seconds
         self._executor = executor or ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("spawn")
+            workers, mp_context=multiprocessing.get_context("spawn"), initializer=exit_with_parent
         )
         self._queue = FairScheduler()
         self._running = 0

@@ -60,8 +60,11 @@ export async function accountBox(root) {
     const name = h("input", { id: "account-name", maxlength: 24, autocomplete: "username", required: true });
     const password = h("input", { id: "account-password", type: "password", minlength: 8, maxlength: 256,
       autocomplete: "current-password", required: true });
+    let busy = false; // one request at a time: a double click sends once
     const send = async (path, what) => {
+      if (busy) return;
       if (!name.value.trim() || !password.value) { toast(t("account.error.missing"), "error"); return; }
+      busy = true;
       try {
         const r = await api(path, { name: name.value.trim(), password: password.value });
         open = false;
@@ -69,6 +72,8 @@ export async function accountBox(root) {
         toast(t(what, { name: r.account.name }));
       } catch (e) {
         toast(problem(e), "error");
+      } finally {
+        busy = false;
       }
     };
     setChildren(root, h("form", { class: "account-form", "data-testid": "account-form",

@@ -206,8 +206,10 @@ function createForm(options) {
   const { box: rated, note: ratedNote } = ratedBox(hints);
   const label = (id, text) => h("label", { for: id }, text);
 
+  let creating = false; // one table per press: a double click creates once
   const submit = async (ev) => {
     ev.preventDefault();
+    if (creating) return;
     // A new attempt: the messages of the last one no longer apply.
     document.querySelectorAll("#toasts .toast-error").forEach((t) => t.remove());
     const n = Number(seatCount.value);
@@ -237,11 +239,13 @@ function createForm(options) {
       const [kind, sec] = timeControl.value.split(":");
       body.time_control = kind === "move" ? { kind, seconds: Number(sec), agent: clockAgent.value } : { kind, agent: clockAgent.value };
     }
+    creating = true;
     try {
       const r = await api("/api/tables", body);
       if (r.token) setToken(r.table.id, r.token);
-      location.href = `/table/${encodeURIComponent(r.table.id)}`;
+      location.href = `/table/${encodeURIComponent(r.table.id)}`; // stays "creating" while the page changes
     } catch (e) {
+      creating = false;
       toast(t("lobby.cannot_create", { message: errorText(e) }), "error");
     }
   };

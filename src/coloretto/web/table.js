@@ -32,9 +32,10 @@ export const TEXT = {
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /**
- * A hint reply's explanation in the page's language, built from its best option
- * ("take row 2: chance to win 41%, expected margin +3.2 points"); the server's English
- * `explanation` when the reply has no options.
+ * A hint reply's explanation in the page's language, built from its best option with how
+ * sure the advisor is ("take row 2: chance to win 41% (95% interval 33% to 50%), expected
+ * margin +3.2 points (+2.1 to +4.3), 120 samples"); the server's English `explanation` when
+ * the reply has no options.
  */
 function hintExplanation(msg) {
   const best = (msg.options || [])[0];
@@ -43,10 +44,14 @@ function hintExplanation(msg) {
     return msg.explanation || actionText(msg.action);
   }
   const lang = language();
-  const win = new Intl.NumberFormat(lang, { style: "percent" }).format(best.win_prob);
-  const margin = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "always" })
-    .format(best.margin);
-  return t("table.hint_explain", { action: actionText(best.action || msg.action), win, margin });
+  const percent = new Intl.NumberFormat(lang, { style: "percent" });
+  const points = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "always" });
+  const interval = (ci, format) => (Array.isArray(ci) && ci.length === 2
+    ? ` (${t("table.hint_interval", { low: format.format(ci[0]), high: format.format(ci[1]) })})` : "");
+  const win = percent.format(best.win_prob) + interval(best.win_ci95, percent);
+  const margin = points.format(best.margin) + interval(best.margin_ci95, points);
+  const text = t("table.hint_explain", { action: actionText(best.action || msg.action), win, margin });
+  return typeof best.samples === "number" ? `${text}, ${t("table.hint_samples", { count: best.samples })}` : text;
 }
 
 /** A connection state ("open", "connecting", "reconnecting", "gone") in the page's language. */
@@ -95,6 +100,7 @@ class TableView {
     this.hint = null;
     this.hintText = "";
     this.pending = false; // or {id, version} of the action on its way to the server
+    this.joining = null; // the seat being asked for by this page's join, until the answer
     this.keyQueue = [];
     this.expectFull = true; // the next state starting at 0 holds the whole log
     this.autoMoves = new Map(); // log index -> the computer player that played it for a person
@@ -303,7 +309,8 @@ class TableView {
       const keep = sel.value;
       setChildren(sel, open.map((s) => h("option", { value: s.seat }, t("seat.n", { n: s.seat + 1 }))));
       if (open.some((s) => String(s.seat) === keep)) sel.value = keep;
-      else toast(t("table.seat_just_taken", { n: Number(keep) + 1 }), "error");
+      // our own join may be what took it (the table's news can come before the answer)
+      else if (this.joining === null) toast(t("table.seat_just_taken", { n: Number(keep) + 1 }), "error");
       return;
     }
     const name = h("input", { id: "join-name", name: "name", maxlength: 24, required: true, value: getName(), autocomplete: "nickname" });
@@ -700,8 +707,10 @@ class TableView {
   }
 
   async join(name, seat) {
+    if (this.joining !== null) return; // a double click joins once
     if (!name) { toast(t("table.name_first"), "error"); return; }
     setName(name);
+    this.joining = seat;
     try {
       const r = await api(`/api/tables/${encodeURIComponent(this.id)}/join`, { name, seat });
       setToken(this.id, r.token);
@@ -712,6 +721,8 @@ class TableView {
       this.send({ type: "hello", token: r.token });
     } catch (e) {
       toast(errorText(e), "error");
+    } finally {
+      this.joining = null;
     }
   }
 

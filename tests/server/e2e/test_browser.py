@@ -404,3 +404,42 @@ def test_reconnects_after_server_restart(web_server: Any, new_page: Any, artifac
     assert page.locator(".conn-banner").is_hidden()
     play_until(page, {0: page})
     page.wait_for_selector("[data-testid=result]")
+
+
+def test_double_presses_act_once(web_server: Any, new_page: Any) -> None:
+    """A double click on Create table creates one table, on Sign up sends one request (one
+    welcome, no "name taken"), and joining a table that stays open shows no "seat taken"
+    error for the seat the join itself took."""
+    base = web_server.url
+    created: list[str] = []
+    host = new_page()
+    host.on("request", lambda r: created.append(r.url) if r.method == "POST" and r.url.endswith("/api/tables") else None)
+    host.goto(base + "/")
+    host.fill("#player-name", "Dora")
+    host.select_option("#seat-count", "3")
+    host.select_option("#seat-1", "human")
+    host.select_option("#seat-2", "human")
+    host.dblclick("[data-testid=create]")
+    host.wait_for_url(re.compile(r"/table/[^/]+$"))
+    host.wait_for_selector(f"{VIEW}[data-conn=open][data-my-seat='0']")
+    assert len(created) == 1
+    guest = new_page()
+    guest.goto(host.url)
+    guest.wait_for_selector("#join-name")
+    guest.fill("#join-name", "Eli")
+    guest.select_option("#join-seat", "1")
+    guest.evaluate("""() => new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach((n) => {
+        if (n.classList && n.classList.contains('toast-error')) window.__errors = (window.__errors || []).concat(n.textContent);
+    }))).observe(document.getElementById('toasts'), { childList: true })""")
+    guest.dblclick("[data-testid=join]")
+    guest.wait_for_selector(f"{VIEW}[data-conn=open][data-my-seat='1']")
+    guest.wait_for_timeout(500)
+    assert guest.evaluate("() => window.__errors || []") == []
+    guest.click("[data-testid=account-open]")
+    guest.fill("#account-name", "Eli Double")
+    guest.fill("#account-password", "Eli's long password")
+    guest.evaluate("() => { window.__errors = []; document.getElementById('toasts').replaceChildren(); }")
+    guest.dblclick("[data-testid=sign-up]")
+    guest.locator("#toasts .toast-info").first.wait_for()
+    guest.wait_for_timeout(500)
+    assert guest.evaluate("() => window.__errors || []") == []

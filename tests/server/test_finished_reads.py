@@ -14,6 +14,7 @@ import pytest
 from backends import Backend
 
 from coloretto.server import live
+from coloretto.server.expiry import forget
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -74,3 +75,14 @@ def test_downloads_are_gzipped_for_clients_that_accept_it(what: str) -> None:
         assert gzip.decompress(raw) == plain.content
         assert len(raw) * 4 < len(plain.content)
         assert json.loads(plain.content)  # a JSON document
+
+
+def test_times_keep_their_zone_when_read_back_from_the_store(backend: Backend) -> None:
+    """A finished table read back from the store (no longer in memory) gives its creation
+    time in UTC with its ``Z``, as a table in memory does."""
+    with backend.client() as c:
+        tid = finished_match(c)
+        in_memory = c.get(f"/api/tables/{tid}").json()["created_at"]
+        forget(c.app.state.hub, tid)  # type: ignore[attr-defined]
+        read_back = c.get(f"/api/tables/{tid}").json()["created_at"]
+        assert in_memory.endswith("Z") and read_back == in_memory

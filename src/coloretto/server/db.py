@@ -15,7 +15,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -111,6 +111,11 @@ def _seat(s: Any) -> SeatData:
     return SeatData(s["seat"], s["kind"], s["name"], s["agent"], s["token_hash"], s["handed_over"], s["account_id"])
 
 
+def _utc(moment: datetime) -> datetime:
+    """``moment`` as an aware UTC time (every time is stored in UTC; a naive one is UTC)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
 class Store:
     """The server's transactions on one database."""
 
@@ -170,6 +175,9 @@ class Store:
             ).scalars().all()
         data = TableData(**{k: row[k] for k in TableData.__dataclass_fields__ if k not in ("seats", "codes", "options")})
         data.options = dict(row["options"] or {})
+        # SQLite hands back the stored UTC times without their zone
+        data.created_at = _utc(data.created_at)
+        data.finished_at = None if data.finished_at is None else _utc(data.finished_at)
         data.seats = [_seat(s) for s in seats]
         data.codes = list(codes)
         return data

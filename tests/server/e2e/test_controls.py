@@ -109,6 +109,7 @@ Score sheet: header (score.html)
 - `[data-testid=skip]` "Skip to the score sheet" (first Tab stop; Enter): test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
 - `[data-testid=brand]` the Coloretto logo link to the lobby: test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
 - `[data-testid=nav-lobby]` "Lobby": test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
+- `[data-testid=nav-leaderboard]` "Leaderboard": test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
 - `[data-testid=nav-score]` "Score sheet" (this page: opens it as it was): test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
 - `#language` "Language" (i18n.js; remembered): test_score_sheet.py::test_languages_follow_the_browser_switch_and_are_remembered
 - `[data-testid=nav-rules]` "Rules": test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
@@ -135,6 +136,7 @@ Rules page (rules.html: rules.js)
 - `[data-testid=skip]` "Skip to the rules" (first Tab stop; Enter): test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
 - `[data-testid=brand]` the Coloretto logo link to the lobby: test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
 - `[data-testid=nav-lobby]` "Lobby": test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
+- `[data-testid=nav-leaderboard]` "Leaderboard": test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
 - `[data-testid=nav-score]` "Score sheet": test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
 - `[data-testid=nav-rules]` "Rules" (this page): test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone
 - `#language` "Language" (i18n.js; the score sheet's choice too): test_rules_page.py::test_rules_page_in_six_languages_on_desktop_and_phone

@@ -212,6 +212,21 @@ def test_language_switch_in_the_header_persists(web_server: Any, new_page: Any) 
     assert page.locator("[data-testid=nav-leaderboard]").inner_text() == "Classement"
 
 
+@pytest.mark.parametrize("lang", ["en", "nl", "uk", "it", "fr", "de"])
+def test_the_lobby_fits_a_phone_in_every_language(web_server: Any, new_page: Any, lang: str) -> None:
+    """At 390 px the lobby (its create form's seat choices with the longest computer-player
+    names of the language) is no wider than the screen."""
+    page = new_page(width=390, height=844)
+    page.goto(web_server.url + "/")
+    page.evaluate(f"localStorage.setItem('coloretto.lang', '{lang}')")
+    page.reload()
+    page.wait_for_selector("[data-testid=create]")
+    assert page.evaluate("document.documentElement.lang") == lang
+    for seat in range(4):
+        page.select_option(f"#seat-{seat}", index=len(page.locator(f"#seat-{seat} option").all()) - 1)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
 def guide_state(page: Any) -> dict[str, Any]:
     state: dict[str, Any] = json.loads(
         page.evaluate("localStorage.getItem('coloretto.guide') || '{}'")

@@ -213,7 +213,7 @@ def test_rules_page_in_six_languages_on_desktop_and_phone(web_server: Any, new_p
     page.wait_for_url(base + "/rules")
     open_rules(page)
     assert page.inner_text("h1") == CATALOGS["it"]["rules.title"]
-    # the header: the page's own link, the score sheet, the logo and the lobby
+    # the header: the page's own link, the score sheet, the logo, the leaderboard and the lobby
     page.click("[data-testid=nav-rules]")
     open_rules(page)
     assert page.url == base + "/rules"
@@ -224,6 +224,11 @@ def test_rules_page_in_six_languages_on_desktop_and_phone(web_server: Any, new_p
     page.click("[data-testid=brand]")
     page.wait_for_url(base + "/")
     page.wait_for_selector("#player-name")
+    page.go_back()
+    open_rules(page)
+    page.click("[data-testid=nav-leaderboard]")
+    page.wait_for_url(base + "/#leaderboard")
+    page.wait_for_selector("#lb-computers")
     page.go_back()
     open_rules(page)
     page.click("[data-testid=nav-lobby]")

@@ -290,13 +290,19 @@ def test_desktop_match_sheet_and_sheet_actions(sheet_server: ServerProcess, new_
     assert page.is_disabled("#add-player")
     assert "at most 5 players" in page.inner_text(".add-player")
     page.screenshot(path=str(artifacts / "score-sheet-desktop.png"), full_page=True)
-    # the header: the sheet's own link opens it as it was; the logo and "Lobby" lead to the lobby
+    # the header: the sheet's own link opens it as it was; the logo and "Lobby" lead to the lobby,
+    # "Leaderboard" to the leaderboard
     page.click("[data-testid=nav-score]")
     page.wait_for_selector("main[data-ready]")
     assert page.locator(".sheet-player").count() == 5
     page.click("[data-testid=brand]")
     page.wait_for_url(sheet_server.url + "/")
     page.wait_for_selector("#player-name")
+    page.go_back()
+    page.wait_for_selector("main[data-ready]")
+    page.click("[data-testid=nav-leaderboard]")
+    page.wait_for_url(sheet_server.url + "/#leaderboard")
+    page.wait_for_selector("#lb-computers")
     page.go_back()
     page.wait_for_selector("main[data-ready]")
     page.click("[data-testid=nav-lobby]")

@@ -193,9 +193,9 @@ def test_two_people_with_reload(web_server: Any, new_page: Any, artifacts: Path)
     bob.goto(invite)
     bob.fill("#join-name", "Bob")
     bob.click("[data-testid=join]")
-    for p in (ann, bob):
-        p.wait_for_selector(f"{VIEW}[data-status=playing]")
-    assert attr(bob, "my-seat") == "1"
+    # the game starts when Bob sits down: his page may hear of it before his seat's welcome
+    ann.wait_for_selector(f"{VIEW}[data-status=playing]")
+    bob.wait_for_selector(f"{VIEW}[data-status=playing][data-my-seat='1']")
     # starting cards are chosen in turn: the colour buttons are the legal actions
     ann.wait_for_selector(f"{VIEW}[data-decision=choose_start]")
     ann.screenshot(path=str(artifacts / "2-choose-start.png"), full_page=False)

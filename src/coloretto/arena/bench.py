@@ -158,7 +158,6 @@ def compile_limit_c(source: Path, directory: Path) -> Path:
     return exe
 
 
-
 def limit_exe(explicit: str | os.PathLike[str] | None, players: int, directory: Path) -> Path:
     """Find limit.c (``find_limit_c``), check that it models ``players``, and compile it
     into ``directory``; returns the executable.
@@ -174,6 +173,7 @@ def limit_exe(explicit: str | os.PathLike[str] | None, players: int, directory: 
     if players not in LIMIT_PLAYERS:
         raise LimitUnavailable(f"limit.c models only {' and '.join(map(str, LIMIT_PLAYERS))} players")
     return compile_limit_c(source, directory)
+
 
 def run_limit_exe(exe: Path, players: int, games: int, timeout: float = 600.0) -> dict[str, Any]:
     """Run a compiled limit.c for ``players`` and ``games``.

@@ -157,22 +157,24 @@ async def join(table_id: str, body: JoinTable, hub: HubDep, account: AccountDep)
     return _granted(t, seat, token)
 
 
+def accepts_gzip(accept_encoding: str) -> bool:
+    """Whether an ``Accept-Encoding`` header value lists gzip with a weight above 0, by name
+    or by ``*`` (RFC 9110 §12.5.3); ``"gzip;q=0"`` refuses it."""
+    weights: dict[str, str] = {}
+    for part in accept_encoding.split(","):
+        name, *params = (p.strip() for p in part.split(";"))
+        weights[name.lower()] = next((p[2:] for p in params if p.startswith("q=")), "1")
+    try:
+        return float(weights.get("gzip", weights.get("*", "0"))) > 0
+    except ValueError:
+        return False
+
+
 def _download(request: Request, body: Download, headers: dict[str, str] | None = None) -> Response:
     """``body`` as ``application/json``: its gzip-compressed bytes with ``Content-Encoding:
-    gzip`` when the request's ``Accept-Encoding`` lists gzip (RFC 9110 §12.5.3; a ``q=0``
-    refuses it), else the plain bytes."""
-    accepted = {}
-    for part in request.headers.get("accept-encoding", "").split(","):
-        name, _, params = part.strip().partition(";")
-        q = params.strip().removeprefix("q=").strip() if params.strip().startswith("q=") else "1"
-        accepted[name.strip().lower()] = q
-    q = accepted.get("gzip", accepted.get("*", "0"))
-    try:
-        wants_gzip = float(q) > 0
-    except ValueError:
-        wants_gzip = False
+    gzip`` when the request accepts gzip (``accepts_gzip``), else the plain bytes."""
     out = {**(headers or {}), "Vary": "Accept-Encoding"}
-    if wants_gzip:
+    if accepts_gzip(request.headers.get("accept-encoding", "")):
         return Response(body.gzipped, media_type="application/json", headers={**out, "Content-Encoding": "gzip"})
     return Response(body.plain, media_type="application/json", headers=out)
 

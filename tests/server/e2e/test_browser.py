@@ -37,9 +37,10 @@ def attr(page: Any, key: str) -> str:
     return page.get_attribute(VIEW, f"data-{key}") or ""
 
 
-def create_table(page: Any, base: str, name: str, seats: list[str], **options: str) -> str:
+def create_table(page: Any, base: str, name: str, seats: list[str], press: str = "click", **options: str) -> str:
     """Fill the lobby's create form (``seats``: "me", "human", "computer:AGENT" per seat) and
-    submit it; returns the table id once the table page shows."""
+    submit it by ``press`` ("click" or "dblclick"); returns the table id once the table page
+    shows."""
     page.goto(base + "/")
     page.fill("#player-name", name)
     page.select_option("#seat-count", str(len(seats)))
@@ -49,7 +50,7 @@ def create_table(page: Any, base: str, name: str, seats: list[str], **options: s
         page.click("details.options summary")
         for field, value in options.items():
             page.select_option(f"#{field}", value)
-    page.click("[data-testid=create]")
+    getattr(page, press)("[data-testid=create]")
     page.wait_for_url(re.compile(r"/table/[^/]+$"))
     page.wait_for_selector(f"{VIEW}[data-conn=open]")
     return page.url.rsplit("/", 1)[1]
@@ -414,13 +415,7 @@ def test_double_presses_act_once(web_server: Any, new_page: Any) -> None:
     created: list[str] = []
     host = new_page()
     host.on("request", lambda r: created.append(r.url) if r.method == "POST" and r.url.endswith("/api/tables") else None)
-    host.goto(base + "/")
-    host.fill("#player-name", "Dora")
-    host.select_option("#seat-count", "3")
-    host.select_option("#seat-1", "human")
-    host.select_option("#seat-2", "human")
-    host.dblclick("[data-testid=create]")
-    host.wait_for_url(re.compile(r"/table/[^/]+$"))
+    create_table(host, base, "Dora", ["me", "human", "human"], press="dblclick")
     host.wait_for_selector(f"{VIEW}[data-conn=open][data-my-seat='0']")
     assert len(created) == 1
     guest = new_page()

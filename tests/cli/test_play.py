@@ -38,7 +38,7 @@ COLORETTO = BIN / "coloretto"
 """The installed ``coloretto`` command of this environment (what a person runs)."""
 
 
-def _env(cwd: Path, color: bool = False, on_path: bool = True) -> dict[str, str]:
+def _env(cwd: Path, color: bool = False, on_path: bool = True, width: int = 120) -> dict[str, str]:
     """The environment of a run from ``cwd``: records go to ``cwd/data/games``; the
     environment's ``bin`` folder is first on ``PATH`` unless ``on_path`` is false (then
     ``PATH`` holds only system folders, as after ``make play``)."""
@@ -48,7 +48,7 @@ def _env(cwd: Path, color: bool = False, on_path: bool = True) -> dict[str, str]
     if not color:
         env["NO_COLOR"] = "1"
     env["TERM"] = "xterm-256color"
-    env["COLUMNS"] = "120"
+    env["COLUMNS"] = str(width)
     env["LINES"] = "50"
     env["COLORETTO_DATA_DIR"] = str(cwd / "data")
     system = os.pathsep.join(
@@ -58,15 +58,15 @@ def _env(cwd: Path, color: bool = False, on_path: bool = True) -> dict[str, str]
     return env
 
 
-def spawn(args: list[str], cwd: Path, color: bool = False) -> pexpect.spawn:
+def spawn(args: list[str], cwd: Path, color: bool = False, width: int = 120) -> pexpect.spawn:
     child = pexpect.spawn(
         str(COLORETTO),
         ["play", *args],
         cwd=str(cwd),
-        env=_env(cwd, color),
+        env=_env(cwd, color, width=width),
         encoding="utf-8",
         timeout=30,
-        dimensions=(50, 120),
+        dimensions=(50, width),
     )
     child.delaybeforesend = None  # the program reads whole lines: no need to wait
     return child
@@ -623,6 +623,25 @@ def test_without_hints_h_is_not_offered(tmp_path: Path) -> None:
     child.sendline("h")
     child.expect("start the game with --hints")
     child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_help_wraps_between_words_in_a_narrow_terminal(tmp_path: Path) -> None:
+    """``?`` in a 60-column terminal: the help is broken into lines at spaces, none longer
+    than the terminal, so no word is cut in two."""
+    child = spawn(["--opponents", "random", "--seed", "3", "--hints"], tmp_path, width=60)
+    child.expect(PROMPT)
+    child.sendline("?")
+    child.expect(PROMPT)
+    text = plain(child.before).replace("\r\n", "\n")
+    lines = text[text.index("Keys:"):].split("\n")
+    help_lines = lines[: next(i for i, line in enumerate(lines) if "score table above." in line) + 1]
+    assert len(help_lines) > 3
+    assert all(len(line) <= 60 for line in help_lines), help_lines
+    words = " ".join(line.strip() for line in help_lines).split()
+    for word in ("advisor's", "starting", "colour;", "optimally),", "counted"):
+        assert word in words, (word, help_lines)
     child.sendline("q")
     child.expect(pexpect.EOF)
 

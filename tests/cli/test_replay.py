@@ -19,10 +19,6 @@ from .records import write
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "record-format.md"
 
 
-
-
-
-
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any]:
     rc = main(["replay", "--json", *args])
     out = capsys.readouterr().out
@@ -39,6 +35,18 @@ def test_valid_finished_record(tmp_path: Path, capsys: pytest.CaptureFixture[str
     best = max(out["scores"])
     assert out["winners"] == [s for s, v in enumerate(out["scores"]) if v == best]
     assert set(out) == {"valid", "finished", "scores", "winners"}
+
+
+def test_winner_shares_a_name_with_another_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seats named alike (every seat "computer:medium") are told apart by their seat numbers,
+    counted from 1."""
+    rec = finished_record()
+    rec["seats"] = ["computer:medium"] * len(rec["seats"])
+    winners = replay(rec).to_json()["winners"]
+    assert main(["replay", write(tmp_path, rec)]) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    names = ", ".join(f"seat {s + 1} (computer:medium)" for s in winners)
+    assert line == f"{'Winner' if len(winners) == 1 else 'Shared win'}: {names}"
 
 
 def test_valid_unfinished_record_and_text_output(

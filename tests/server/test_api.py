@@ -588,3 +588,19 @@ def test_trained_policy_plays_a_computer_seat(client: TestClient) -> None:
         last = play({0: a})
     assert last["status"] == "finished"
     assert client.get(f"/api/tables/{tid}").json()["seats"][1]["agent"] == "policy"
+
+
+def test_pages_and_health_answer_head_requests(client: TestClient) -> None:
+    """HEAD (uptime monitors, ``curl -I``) gets the headers of GET and no body."""
+    tid = create(client)["table"]["id"]
+    for path in ("/", f"/table/{tid}", f"/replay/{tid}", "/rules", "/score", "/score-sw.js", "/api/health"):
+        got, head = client.get(path), client.head(path)
+        assert head.status_code == got.status_code == 200, path
+        assert head.headers["content-type"] == got.headers["content-type"], path
+        assert head.content == b"", path
+    for path in ("/api/tables", "/api/options", f"/api/tables/{tid}", "/static/app.js"):
+        got, head = client.get(path), client.head(path)
+        assert head.status_code == got.status_code == 200, path
+        assert head.content == b"" and head.headers["content-length"] == got.headers["content-length"], path
+    assert client.head("/api/score").status_code == 405  # no GET there, so no HEAD either
+    assert client.get("/api/health").json()["status"] == "ok"  # GET still has its body

@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from .auth_routes import auth
 from .config import Settings
 from .errors import install_error_handlers
+from .head import HeadAsGetMiddleware
 from .hub import Hub
 from .ratelimit import LimitsMiddleware
 from .routes import WEB_DIR, api, pages
@@ -76,6 +77,7 @@ def create_app(settings: Settings | None = None, *, hub: Hub | None = None) -> F
     )
     app.state.hub = hub
     app.add_middleware(LimitsMiddleware, settings=hub.settings)
+    app.add_middleware(HeadAsGetMiddleware)
     install_error_handlers(app)
     app.include_router(api)
     app.include_router(auth)

@@ -286,14 +286,16 @@ class TerminalGame:
     def _help(self, view: GameState) -> None:
         self.console.print(render.board(view, self.names, viewer=view.to_move))
         hint = "h shows the advisor's hints; " if self.hints else ""
-        self._say(
+        # A paragraph: rich breaks it between words at the console's width (a soft-wrapped
+        # line would be cut by the terminal wherever its width ends, mid-word).
+        self.console.print(Text(
             "Keys: d draws the top card of the draw pile; 1, 2, ... take that row on your turn, "
             "or place the drawn card in that row; a colour's letter (or name) chooses a "
             f"starting colour; {hint}q saves the game and quits (resume with "
             f"{self.program} play --resume FILE); Ctrl-C does the same; an empty line lists "
             "the keys. Scores are each player's best score now (jokers placed optimally), "
             "counted with the score table above.",
-        )
+        ))
 
     def _hint(
         self, obs: Observation, legal: Sequence[Action], choices: Sequence[tuple[str, Action, Text]]

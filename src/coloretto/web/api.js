@@ -122,13 +122,19 @@ export function keepOpen(el, store) {
   }
 }
 
-/** Show a short message in the page's status area (`kind`: "info" | "error"). */
+const toastTimers = new WeakMap();
+
+/** Show a short message in the page's status area (`kind`: "info" | "error"). The same
+ * message shown again while it is still there is not stacked: it moves to the end and
+ * stays for its full time again. */
 export function toast(text, kind = "info") {
   const box = document.getElementById("toasts");
   if (!box) return;
-  const note = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+  const same = [...box.children].find((n) => n.classList.contains(`toast-${kind}`) && n.textContent === text);
+  const note = same || h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+  clearTimeout(toastTimers.get(note));
   box.appendChild(note);
-  setTimeout(() => note.remove(), kind === "error" ? 6000 : 3500);
+  toastTimers.set(note, setTimeout(() => note.remove(), kind === "error" ? 6000 : 3500));
 }
 
 /** Copy `text` to the clipboard (falls back to selecting it in a prompt). */

@@ -52,6 +52,8 @@ export async function replayView(root, tableId) {
     const step = steps[i];
     const obs = step.observation;
     slider.value = String(i);
+    firstBtn.disabled = prevBtn.disabled = i === 0;
+    nextBtn.disabled = lastBtn.disabled = i === last;
     counter.textContent = i === 0 ? t("replay.start", { count: last }) : t("replay.counter", { n: i, total: last });
     caption.textContent = i === 0 ? t("replay.start_caption") : `${i}. ${logText(step, seats)}`;
     setChildren(board,
@@ -68,16 +70,18 @@ export async function replayView(root, tableId) {
     logEl.scrollTop = logEl.scrollHeight;
   };
 
+  // The buttons that cannot move (back at the start, forward at the end) are disabled.
+  const firstBtn = h("button", { type: "button", onclick: () => go(0), title: t("replay.first_title"), "data-testid": "first" }, `\u00ab ${t("replay.first")}`);
+  const prevBtn = h("button", { type: "button", onclick: () => go(i - 1), title: t("replay.prev_title"), "data-testid": "prev" }, `\u25c0 ${t("replay.prev")}`);
+  const nextBtn = h("button", { type: "button", onclick: () => go(i + 1), title: t("replay.next_title"), "data-testid": "next" }, `${t("replay.next")} \u25b6`);
+  const lastBtn = h("button", { type: "button", onclick: () => go(last), title: t("replay.last_title"), "data-testid": "last" }, `${t("replay.last")} \u00bb`);
   const link = () => new URL(`/replay/${encodeURIComponent(tableId)}#${i}`, location.origin).href;
   setChildren(root, h("div", { class: "replay", id: "replay-view" },
     h("header", { class: "table-head" },
       h("div", { class: "title-line" }, h("h1", {}, t("replay.title", { title: data.table.title || t("table.untitled", { id: tableId }) }))),
       h("p", { class: "small muted" }, rulesSummary(data.table.rules, data.table))),
     h("div", { class: "replay-controls panel", role: "group", "aria-label": t("replay.controls") },
-      h("button", { type: "button", onclick: () => go(0), title: t("replay.first_title"), "data-testid": "first" }, `\u00ab ${t("replay.first")}`),
-      h("button", { type: "button", onclick: () => go(i - 1), title: t("replay.prev_title"), "data-testid": "prev" }, `\u25c0 ${t("replay.prev")}`),
-      h("button", { type: "button", onclick: () => go(i + 1), title: t("replay.next_title"), "data-testid": "next" }, `${t("replay.next")} \u25b6`),
-      h("button", { type: "button", onclick: () => go(last), title: t("replay.last_title"), "data-testid": "last" }, `${t("replay.last")} \u00bb`),
+      firstBtn, prevBtn, nextBtn, lastBtn,
       playBtn, slider, counter,
       h("button", { type: "button", onclick: () => copyText(link()), "data-testid": "copy-move-link" }, t("replay.copy_link"))),
     caption, board,

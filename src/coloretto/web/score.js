@@ -158,7 +158,7 @@ function colourNames() {
   const details = h("details", { class: "colour-names", open: namesOpen ?? sheet.labels.some((l) => l.trim()) },
     h("summary", { "data-testid": "colour-names" }, t("colours.heading")),
     h("p", { class: "muted small" }, t("colours.hint")),
-    rows, error);
+    h("div", { class: "colour-name-grid" }, rows), error);
   details.querySelector("summary").addEventListener("click", () => { namesOpen = !details.open; });
   return details;
 }
@@ -247,6 +247,10 @@ function counter(player, kind, index = 0) {
     update(announce ? player : null);
     return true;
   };
+  // The count when typing began: a typed number that ends refused (12 where 9 is the most)
+  // puts it back, so the keystrokes on the way (the 1 of 12) leave nothing behind.
+  let before = getCount(cards(), kind, index);
+  input.addEventListener("focus", () => { before = getCount(cards(), kind, index); });
   input.addEventListener("input", () => {
     const text = input.value.trim();
     const value = /^\d{1,3}$/.test(text) ? Number(text) : NaN;
@@ -255,12 +259,14 @@ function counter(player, kind, index = 0) {
       input.removeAttribute("aria-invalid");
       error.textContent = "";
     } else {
+      if (getCount(cards(), kind, index) !== before) change(before);
       input.setAttribute("aria-invalid", "true");
       error.textContent = limitMessage(kind);
     }
   });
   input.addEventListener("change", () => {
-    input.value = String(getCount(cards(), kind, index));
+    before = getCount(cards(), kind, index);
+    input.value = String(before);
     input.removeAttribute("aria-invalid");
     error.textContent = "";
   });

@@ -854,11 +854,18 @@ def test_replay_controls_and_error_pages(web_server: Any, new_page: Any) -> None
         page.wait_for_function("n => location.hash === '#' + n", arg=n)
         assert at() == n
 
+    # at the start only the forward buttons act; at the end only the backward ones
+    assert page.locator("[data-testid=first]").is_disabled()
+    assert page.locator("[data-testid=prev]").is_disabled()
+    assert page.locator("[data-testid=next]").is_enabled()
     page.click("[data-testid=next]")
     wait_at(1)
     assert caption.inner_text().startswith("1. ")
+    assert page.locator("[data-testid=first]").is_enabled()
     page.click("[data-testid=last]")
     wait_at(last)
+    assert page.locator("[data-testid=next]").is_disabled()
+    assert page.locator("[data-testid=last]").is_disabled()
     page.wait_for_selector("[data-testid=result]")
     with page.expect_download() as info:
         page.click("[data-testid=record]")

@@ -258,6 +258,26 @@ def test_desktop_match_sheet_and_sheet_actions(sheet_server: ServerProcess, new_
     assert total(page, "p1") == 0
     page.press("#count-p1-colour-0", "Tab")  # leaving the field shows the kept value again
     assert page.input_value("#count-p1-colour-0") == "0"
+    # typed key by key, the refused 12 leaves nothing of its 1 behind
+    page.fill("#count-p1-colour-0", "")
+    page.type("#count-p1-colour-0", "12")
+    assert page.get_attribute("#count-p1-colour-0", "aria-invalid") == "true"
+    assert total(page, "p1") == 0
+    page.press("#count-p1-colour-0", "Tab")
+    assert page.input_value("#count-p1-colour-0") == "0"
+    # a count that was there before the typing is the one kept
+    page.fill("#count-p1-colour-0", "4")
+    page.press("#count-p1-colour-0", "Tab")
+    page.click("#count-p1-colour-0")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("12")  # the 1 is taken on the way, the 12 refused
+    assert page.get_attribute("#count-p1-colour-0", "aria-invalid") == "true"
+    assert total(page, "p1") == expected({COLOURS[0]: 4})["total"]
+    page.press("#count-p1-colour-0", "Tab")
+    assert page.input_value("#count-p1-colour-0") == "4"
+    page.fill("#count-p1-colour-0", "0")
+    page.press("#count-p1-colour-0", "Tab")
+    assert total(page, "p1") == 0
     tap(page, "p1", "joker", 3)
     assert page.is_disabled("#plus-p1-joker") and page.is_disabled("#plus-p1-golden_joker")
     page.fill("#count-p1-golden_joker", "1")
@@ -348,6 +368,16 @@ def test_languages_follow_the_browser_switch_and_are_remembered(
         assert page.inner_text("#player-p1 .sp-total") == "15 очок"
         tap(page, "p1", "green", 3, minus=True)
         assert page.inner_text("#player-p1 .sp-total") == "3 очки"
+        # the colour names (помаранчевий is the longest) and their fields are not cut
+        if not page.is_visible("[data-testid=colour-names]"):
+            page.click("[data-testid=sheet-settings]")
+        page.click("[data-testid=colour-names]")
+        for c in COLOURS:
+            label, field = page.locator(f"label[for=label-{c}]"), page.locator(f"#label-{c}")
+            assert label.evaluate("e => e.scrollWidth <= e.clientWidth"), c
+            assert label.bounding_box()["x"] + label.bounding_box()["width"] <= field.bounding_box()["x"], c
+            assert field.evaluate("e => e.getBoundingClientRect().right <= document.documentElement.clientWidth"), c
+            assert field.bounding_box()["width"] >= 96, c
         page.reload()
         page.wait_for_selector("main[data-ready]")
         assert page.evaluate("document.documentElement.lang") == "uk"  # remembered over the browser's nl

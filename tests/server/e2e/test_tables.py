@@ -171,6 +171,15 @@ def test_a_private_table_the_host_and_the_chat(web_server: Any, new_page: Any, s
     assert cathy.locator("[data-testid=chat-list] .chat-text").all_inner_texts() == [EVIL, "good luck"]
     assert cathy.evaluate("() => localStorage.getItem('coloretto.chat.muted')") == "0"
     cathy.screenshot(path=str(screenshots / "table-chat.png"), full_page=True)
+    # over the chat's rate, each refusal says so, in one message that does not pile up
+    ann.evaluate("() => document.getElementById('toasts').replaceChildren()")
+    for i in range(8):
+        ann.fill("#chat-text", f"quick {i}")
+        ann.keyboard.press("Enter")
+    ann.wait_for_selector("#toasts .toast-error")
+    ann.wait_for_function("() => document.querySelectorAll('[data-testid=chat-list] .chat-text').length >= 6")
+    ann.wait_for_timeout(500)  # the later refusals have arrived
+    assert ann.locator("#toasts .toast-error").all_inner_texts() == ["at most 5 chat messages in 10 s"]
 
     # Bob's tab closes: Ann, the host, replaces him at once (no hand-over delay); Bob
     # cannot replace anyone (he is not the host), and spectators see no such button

@@ -96,3 +96,29 @@ def test_match_standings_add_the_games(node: str) -> None:
     assert result["limits"] == {"colour": 9, "joker": 2, "golden_joker": 1, "plus2": 10}
     [result] = load(node, [{"players": [{"id": "p1", "name": "A", "cards": [cards([0] * 7, joker=3)]}]}])
     assert result["limits"]["golden_joker"] == 0
+
+
+def test_limits_count_what_the_other_players_hold(node: str) -> None:
+    """The game has 9 cards of each colour, 10 "+2", 3 jokers with the golden one
+    (docs/rules.md §1): a player may count only what the others leave; a count above that
+    (a sheet filled in before) may still be lowered."""
+    ann = cards([2, 0, 0, 3, 0, 0, 0], joker=1)
+    bea = cards([0, 0, 0, 5, 9, 0, 0], joker=1, plus2=7)
+    cid = cards([0, 0, 0, 2, 0, 0, 0], golden=1, plus2=2)
+    sheet = {"players": [{"id": "p1", "name": "Ann", "cards": [ann]}, {"id": "p2", "name": "Bea", "cards": [bea]},
+                         {"id": "p3", "name": "Cid", "cards": [cid]}], "nextId": 4}
+    (out,) = load(node, [sheet])
+    assert out["limits"] == {"colour": 9, "joker": 3, "golden_joker": 1, "plus2": 10}  # no others counted
+    table = out["tableLimits"]
+    assert table["colours"] == [9, 9, 9, 9 - 5 - 2, 0, 9, 9]
+    assert table["joker"] == 3 - 1 - 1  # Bea's joker and Cid's golden joker
+    assert table["golden_joker"] == 0  # Cid holds it
+    assert table["plus2"] == 10 - 7 - 2
+    n = None
+    assert out["sets"] == [[True, False, True]] + [[True, False, n]] * 2 + [[n, False, True], [True, False, n]] + [[True, False, n]] * 2
+    # a sheet whose counts add up to more than the game has: lowering is allowed
+    crowded = {"players": [{"id": "p1", "name": "Ann", "cards": [cards([0, 0, 0, 6, 0, 0, 0])]},
+                           {"id": "p2", "name": "Bea", "cards": [cards([0, 0, 0, 6, 0, 0, 0])]}], "nextId": 3}
+    (out,) = load(node, [crowded])
+    assert out["tableLimits"]["colours"][3] == 3
+    assert out["sets"][3] == [None, False, True]  # 6 to 5 is allowed, 6 to 7 is not

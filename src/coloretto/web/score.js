@@ -8,7 +8,7 @@ import { formatList, formatNumber, initI18n, languageSelect, onLanguageChange, t
 import { SCORE_TABLES, SCORING_EXTRAS } from "./scoring.js";
 import {
   COLOURS, LIMITS, MATCH_GAMES, MAX_NAME, MAX_PLAYERS, SPECIAL, addPlayer, emptyCards, getCount, loadSheet,
-  maxCount, newSheet, saveSheet, setCount, standings,
+  heldByOthers, maxCount, newSheet, otherCards, saveSheet, setCount, standings,
 } from "./sheetstate.js";
 
 const main = document.getElementById("main");
@@ -235,14 +235,15 @@ function counter(player, kind, index = 0) {
   const id = `count-${field}`;
   const name = kindName(kind, index);
   const cards = () => player.cards[sheet.game];
+  const others = () => otherCards(sheet, player);
   const input = h("input", {
-    id: `count-${field}`, type: "number", inputmode: "numeric", min: "0", max: String(maxCount(cards(), kind)), step: "1",
+    id: `count-${field}`, type: "number", inputmode: "numeric", min: "0", max: String(maxCount(cards(), kind, index, others())), step: "1",
     class: "count", "aria-describedby": `${id}-error`,
     value: String(getCount(cards(), kind, index)),
   });
   const error = h("span", { id: `${id}-error`, class: "error small count-error" });
   const change = (value, announce = true) => {
-    if (!setCount(cards(), kind, index, value)) return false;
+    if (!setCount(cards(), kind, index, value, others())) return false;
     save();
     update(announce ? player : null);
     return true;
@@ -261,7 +262,7 @@ function counter(player, kind, index = 0) {
     } else {
       if (getCount(cards(), kind, index) !== before) change(before);
       input.setAttribute("aria-invalid", "true");
-      error.textContent = limitMessage(kind);
+      error.textContent = limitMessage(kind, index, others());
     }
   });
   input.addEventListener("change", () => {
@@ -290,9 +291,14 @@ function counter(player, kind, index = 0) {
     error);
 }
 
-function limitMessage(kind) {
-  if (kind === "joker" || kind === "golden_joker") return t("count.joker_limit", { count: LIMITS.jokers });
-  return t("count.range", { max: LIMITS[kind] });
+/** Why a typed count was refused: the most one collection may hold, and, when the other
+ * players hold some, how many of the game's cards of that kind they have. */
+function limitMessage(kind, index, others) {
+  const jokers = kind === "joker" || kind === "golden_joker";
+  const most = jokers ? t("count.joker_limit", { count: LIMITS.jokers }) : t("count.range", { max: LIMITS[kind] });
+  const held = heldByOthers(others, jokers ? "jokers" : kind, index);
+  if (held === 0) return most;
+  return `${most} ${t("count.others_hold", { total: jokers ? LIMITS.jokers : LIMITS[kind], held })}`;
 }
 
 function playerCard(player) {
@@ -406,9 +412,10 @@ function update(changed) {
       const value = getCount(cards, kind, index);
       const input = el.querySelector("input");
       if (document.activeElement !== input || input.getAttribute("aria-invalid") !== "true") input.value = String(value);
-      input.max = String(maxCount(cards, kind));
+      const max = maxCount(cards, kind, index, otherCards(sheet, player));
+      input.max = String(Math.max(max, value));
       el.querySelector(".minus").disabled = value <= 0;
-      el.querySelector(".plus").disabled = value >= maxCount(cards, kind);
+      el.querySelector(".plus").disabled = value >= max;
     }
   });
   const body = document.getElementById("standings-body");

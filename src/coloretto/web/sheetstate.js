@@ -103,15 +103,34 @@ export function addPlayer(sheet, name) {
 }
 
 /**
- * The highest count allowed for a kind of card, given the rest of the collection: a colour 9,
- * "+2" 10, the golden joker 1 and jokers 3, with jokers and golden joker together at most 3.
+ * How many cards of a kind the other players hold (colour `index` for "colour"; "jokers": the
+ * jokers and golden jokers together).
+ * @param {object[]} others the other players' cards in the same game
+ */
+export function heldByOthers(others, kind, index = 0) {
+  if (kind === "jokers") return heldByOthers(others, "joker") + heldByOthers(others, "golden_joker");
+  return others.reduce((n, c) => n + getCount(c, kind, index), 0);
+}
+
+/**
+ * The highest count allowed for a kind of card, given the rest of the collection and what the
+ * other players of the game hold: the game has 9 cards of each colour, 10 "+2" cards, one
+ * golden joker and 3 jokers in all, golden joker included (docs/rules.md §1), so one player
+ * may hold what the others leave of each; with no others: a colour 9, "+2" 10, the golden
+ * joker 1 and jokers 3, with jokers and golden joker together at most 3. Never below 0.
  * @param {object} cards one player's cards in one game
  * @param {"colour"|"joker"|"golden_joker"|"plus2"} kind
+ * @param {number} index the colour, for "colour"
+ * @param {object[]} others the other players' cards in the same game
  */
-export function maxCount(cards, kind) {
-  if (kind === "joker") return LIMITS.jokers - cards.golden_joker;
-  if (kind === "golden_joker") return Math.min(LIMITS.golden_joker, LIMITS.jokers - cards.joker);
-  return LIMITS[kind];
+export function maxCount(cards, kind, index = 0, others = []) {
+  const jokersLeft = LIMITS.jokers - heldByOthers(others, "jokers");
+  let max;
+  if (kind === "joker") max = jokersLeft - cards.golden_joker;
+  else if (kind === "golden_joker") {
+    max = Math.min(LIMITS.golden_joker - heldByOthers(others, "golden_joker"), jokersLeft - cards.joker);
+  } else max = LIMITS[kind] - heldByOthers(others, kind, index);
+  return Math.max(0, max);
 }
 
 /** The count of `kind` (colour `index` for "colour"). */
@@ -119,12 +138,20 @@ export function getCount(cards, kind, index = 0) {
   return kind === "colour" ? cards.colours[index] : cards[kind];
 }
 
-/** Set a count if it is allowed (see maxCount); returns whether it was. */
-export function setCount(cards, kind, index, value) {
-  if (!isCount(value, maxCount(cards, kind))) return false;
+/** Set a count if it is allowed (see maxCount; lowering a count is always allowed, so a sheet
+ * whose counts add up to more than the game has can be put right); returns whether it was. */
+export function setCount(cards, kind, index, value, others = []) {
+  const current = getCount(cards, kind, index);
+  if (!Number.isInteger(value) || value < 0) return false;
+  if (value > current && value > maxCount(cards, kind, index, others)) return false;
   if (kind === "colour") cards.colours[index] = value;
   else cards[kind] = value;
   return true;
+}
+
+/** The cards of the players of `sheet` other than `player` in the sheet's current game. */
+export function otherCards(sheet, player) {
+  return sheet.players.filter((p) => p !== player).map((p) => p.cards[sheet.game]);
 }
 
 /** Whether any card was counted in `cards`. */

@@ -283,6 +283,23 @@ def test_desktop_match_sheet_and_sheet_actions(sheet_server: ServerProcess, new_
     page.fill("#count-p1-golden_joker", "1")
     assert "golden joker included" in page.inner_text("#count-p1-golden_joker-error")
     assert total(page, "p1") == expected({"joker": 3})["total"] == 6
+    # the whole table holds at most the game's cards: 9 of a colour, 3 jokers with the golden
+    page.fill("#count-p2-colour-0", "7")
+    page.press("#count-p2-colour-0", "Tab")
+    tap(page, "p1", "blue", 2)
+    assert page.is_disabled("#plus-p1-colour-0")
+    page.fill("#count-p1-colour-0", "3")
+    assert page.get_attribute("#count-p1-colour-0", "aria-invalid") == "true"
+    assert page.inner_text("#count-p1-colour-0-error") == (
+        "Enter a whole number from 0 to 9. The game has 9 of these cards and the other players hold 7.")
+    page.press("#count-p1-colour-0", "Tab")
+    assert page.input_value("#count-p1-colour-0") == "2"
+    assert page.is_disabled("#plus-p2-joker") and page.is_disabled("#plus-p2-golden_joker")  # Ann holds 3
+    tap(page, "p2", "blue", 1, minus=True)
+    assert page.is_enabled("#plus-p1-colour-0")
+    for field in ("p1-colour-0", "p2-colour-0"):
+        page.fill(f"#count-{field}", "0")
+        page.press(f"#count-{field}", "Tab")
     # a colour name used twice is refused
     page.click("[data-testid=colour-names]")
     page.fill("#label-pink", "blue")

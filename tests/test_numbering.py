@@ -15,6 +15,8 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
+import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -378,6 +380,53 @@ def _openspiel_chance() -> Case:
 
 # ----- terminal (tui/, cli/play.py, cli/show.py) -------------------------------------------
 # Cases for the terminal's screens, hints and messages go here.
+@case("play: --seat and --first-player outside the game")
+def _play_seat_options() -> Case:
+    texts = []
+    for argv in (["--seat", "0"], ["--seat", "4"], ["--first-player", "0"], ["--first-player", "4"]):
+        status, _, err = cli(["play", "--players", "3", *argv])
+        assert status == 2, argv
+        texts.append(err)
+    return (
+        "\n".join(texts),
+        ["--seat 0 is not a seat of this 3-player game", "--seat is 1 to 3",
+         "--first-player 4 is not a seat", "--first-player is 1 to 3"],
+        ["0..2", "0 to 2", "counted from 0"],
+    )
+
+
+@case("play: --seat 1 and --first-player 1 are the first seat")
+def _play_first_seat() -> Case:
+    tmp = tmpdir()
+    save = tmp / "g.json"
+    proc = subprocess.run(  # noqa: PLW1510 (the exit status is asserted)
+        [str(Path(sys.executable).parent / "coloretto"), "play", "--players", "3", "--seat", "1",
+         "--first-player", "1", "--name", "Ann", "--opponents", "random", "--seed", "8",
+         "--save", str(save)],
+        input="q\n", capture_output=True, text=True, timeout=60, cwd=tmp,
+        env={**os.environ, "NO_COLOR": "1", "COLORETTO_DATA_DIR": str(tmp)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    rec = json.loads(save.read_text())
+    assert rec["human_seats"] == [0] and rec["actions"][0]["seat"] == 0  # records count from 0
+    return proc.stdout, ["in seat order: Ann (you), ", "Ann must draw"], ["random-0"]
+
+
+@case("show: --seat 1 is the first seat")
+def _show_first_seat() -> Case:
+    status, out, _ = cli(["show", str(DATA / "legal_2p_full.json"), "--seat", "1"])
+    assert status == 0
+    return out, ["ann (this view)"], ["bob (this view)"]
+
+
+@case("show: --seat outside the game")
+def _show_bad_seat() -> Case:
+    texts = []
+    for seat in ("0", "3"):
+        status, _, err = cli(["show", str(DATA / "legal_2p_full.json"), "--seat", seat])
+        assert status == 2
+        texts.append(err)
+    return "\n".join(texts), ["--seat 0 is not a seat of this 2-player game", "--seat is 1 to 2"], ["0..1"]
 
 
 # ----- web client and server messages -------------------------------------------------------

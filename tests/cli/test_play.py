@@ -346,7 +346,10 @@ def test_q_saves_and_quits(tmp_path: Path) -> None:
         (["--opponents", "random,random"], "3 other seats"),
         (["--players", "7"], "players"),
         (["--preset", "bga", "--players", "2"], "bga"),
-        (["--seat", "4"], "--seat 4"),
+        (["--seat", "5"], "--seat 5 is not a seat of this 4-player game: seats are counted from 1, so --seat is 1 to 4"),
+        (["--seat", "0"], "--seat 0 is not a seat of this 4-player game: seats are counted from 1, so --seat is 1 to 4"),
+        (["--first-player", "0"], "--first-player 0 is not a seat of this 4-player game: seats are counted from 1, so --first-player is 1 to 4"),
+        (["--players", "3", "--first-player", "4"], "--first-player 4 is not a seat of this 3-player game: seats are counted from 1, so --first-player is 1 to 3"),
         (["--row-capacities", "3,x"], "--row-capacities"),
         (["--removed-colors", "purple", "--players", "3"], "purple"),
         (["--resume", "missing.json"], "cannot read"),
@@ -509,6 +512,64 @@ def test_resume_refuses_agents_that_do_not_fit_the_seats(tmp_path: Path, agents:
     assert resumed.returncode == 2, (resumed.stdout, resumed.stderr)
     assert message in resumed.stderr and "--opponents" not in resumed.stderr, resumed.stderr
     assert (tmp_path / "a.json").read_text() == text
+
+
+@pytest.mark.parametrize("seat", [1, 3])
+def test_seat_and_first_player_count_from_1(tmp_path: Path, seat: int) -> None:
+    """``--seat 1`` is the first seat and ``--first-player 1`` makes it start, as every screen
+    counts them; the record keeps them counted from 0. You start: your first draw is made
+    for you (every row is empty), and q at the prompt for its row leaves only that draw."""
+    proc = _play_piped(
+        tmp_path, "--players", "3", "--seat", str(seat), "--first-player", str(seat),
+        "--opponents", "random", "--seed", "8", "--save", "s.json", answers="q\n",
+    )
+    assert proc.returncode == 0, proc.stderr
+    rec = json.loads((tmp_path / "s.json").read_text())
+    assert rec["human_seats"] == [seat - 1] and rec["seats"][seat - 1] == "You"
+    assert rec["setup"]["first_player"] == seat - 1
+    assert [(a["seat"], a["action"]) for a in rec["actions"]] == [(seat - 1, "draw")]
+    assert "You must draw" in proc.stdout and "Choose the row for" in proc.stdout
+
+
+def test_computer_seats_are_seeded_from_the_deal_seed_and_their_seat(tmp_path: Path) -> None:
+    """The computer player in seat s is seeded ``derive_seed(seed, AGENT, s)`` (engine/seeds.py,
+    as ``coloretto simulate`` seeds its seats): fresh agents seeded so, asked every computer
+    decision of the record in turn, choose what was played. An external engine gets a
+    one-way seed instead (it must not be able to compute the deal)."""
+    from coloretto.agents import make_agent
+    from coloretto.arena.driver import FIRST_LEGAL, decide_with
+    from coloretto.cli.play import _make_agents
+    from coloretto.engine import observe
+    from coloretto.engine.seeds import AGENT, derive_seed, one_way_seed
+    from coloretto.engine.seeds import ENGINE as ENGINE_STREAM
+
+    answers = "\n".join(itertools.islice(itertools.cycle(["1", "2", "3", "d"]), 3000))
+    proc = _play_piped(
+        tmp_path, "--players", "3", "--seat", "2", "--opponents", "random", "--seed", "41",
+        "--save", "s.json", answers=answers,
+    )
+    assert proc.returncode == 0, proc.stderr
+    game = replay(json.loads((tmp_path / "s.json").read_text())).game
+    assert game is not None and game.initial is not None and game.state.is_over()
+    st = game.initial.copy()
+    agents = {s: make_agent("random", seed=derive_seed(41, AGENT, s)) for s in (0, 2)}
+    for seat, agent in agents.items():
+        agent.reset(seat, st.rules)
+    asked = 0
+    for step in game.steps:
+        if step.seat in agents:
+            decision = decide_with(agents[step.seat], observe(st, step.seat), st.legal_actions(), FIRST_LEGAL, st)
+            assert decision.action == step.action, step
+            asked += 1
+        st.apply(step.action)
+    assert asked > 30
+    made = _make_agents([None, "random", ENGINE], 41, "--opponents")
+    try:
+        assert made[1].seed == derive_seed(41, AGENT, 1)
+        assert made[2].seed == one_way_seed(41, ENGINE_STREAM, 2)
+    finally:
+        for agent in made.values():
+            agent.close()
 
 
 def test_resume_without_a_seed_does_not_invent_one(tmp_path: Path) -> None:
@@ -810,7 +871,7 @@ def test_every_key_of_the_screen(tmp_path: Path) -> None:
     """?, help, an empty line, a wrong key, h, a colour's letter and its name, d, a row
     number to place and to take, then the end of input (Ctrl-D), all on one game."""
     child = spawn(
-        ["--players", "3", "--starting-cards", "choose", "--first-player", "0", "--hints",
+        ["--players", "3", "--starting-cards", "choose", "--first-player", "1", "--hints",
          "--hint-budget", "30", "--opponents", "random", "--seed", "5", "--save", "keys.json"],
         tmp_path,
     )
@@ -896,8 +957,8 @@ OPTION_GAMES = [
         id="modern-left-of-last-taker-no-any-colour-triple-minus-external-engine",
     ),
     pytest.param(
-        ["--players", "2", "--removed-colors", "gray,pink", "--first-player", "1", "--seat",
-         "1", "--name", "Ann", "--extra-card", "first_out_draws", "--opponents", "greedy",
+        ["--players", "2", "--removed-colors", "gray,pink", "--first-player", "2", "--seat",
+         "2", "--name", "Ann", "--extra-card", "first_out_draws", "--opponents", "greedy",
          "--seed", "33"],
         {"players": 2, "extra_card": "first_out_draws"},
         ["Coloretto, 2 players in seat order: greedy-0, Ann (you)", "Ann (you)"],

@@ -17,8 +17,8 @@ def test_a_game_with_every_rule_option_and_another_seat(tmp_path: Path) -> None:
     child = spawn(
         [
             "--players", "3", "--next-round-starter", "left_of_last_taker",
-            "--joker-any-color", "false", "--extra-card", "triple_minus", "--first-player", "2",
-            "--seat", "1", "--opponents", "easy", "--seed", "5",
+            "--joker-any-color", "false", "--extra-card", "triple_minus", "--first-player", "3",
+            "--seat", "2", "--opponents", "easy", "--seed", "5",
             "--hints", "--hint-budget", "50", "--save", "g.json",
         ],
         tmp_path,
@@ -31,7 +31,7 @@ def test_a_game_with_every_rule_option_and_another_seat(tmp_path: Path) -> None:
     rules = record["rules"]
     assert rules["players"] == 3 and rules["next_round_starter"] == "left_of_last_taker"
     assert rules["joker_any_color"] is False and rules["extra_card"] == "triple_minus"
-    assert record["setup"]["first_player"] == 2
+    assert record["setup"]["first_player"] == 2  # the third seat: counted from 1 on the command line
     assert record["actions"][0]["seat"] == 2  # the first player acts first
     assert record["human_seats"] == [1] and record["agents"] == ["easy", None, "easy"]
     result = replay(record)

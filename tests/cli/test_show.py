@@ -25,8 +25,8 @@ def test_json_is_the_observation_of_the_seat(
     rec = record(cut=25)
     path = write(tmp_path, rec)
     state = load_game(rec).state
-    for seat in range(4):
-        assert main(["show", path, "--seat", str(seat), "--json"]) == 0
+    for seat in range(4):  # --seat counts from 1, the JSON's "seat" from 0
+        assert main(["show", path, "--seat", str(seat + 1), "--json"]) == 0
         out = json.loads(capsys.readouterr().out)
         assert out == json.loads(json.dumps(observe(state, seat).to_json()))
         assert out["format"] == "coloretto-observation/1" and out["seat"] == seat
@@ -34,7 +34,7 @@ def test_json_is_the_observation_of_the_seat(
     assert json.loads(capsys.readouterr().out)["seat"] == state.to_move
 
 
-def test_default_seat_of_a_finished_game_is_0(
+def test_default_seat_of_a_finished_game_is_the_first(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = write(tmp_path, record(players=3, seed=2))
@@ -46,7 +46,7 @@ def test_default_seat_of_a_finished_game_is_0(
 def test_text_view(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rec = record(cut=30)
     state = load_game(rec).state
-    assert main(["show", write(tmp_path, rec), "--seat", "2"]) == 0
+    assert main(["show", write(tmp_path, rec), "--seat", "3"]) == 0  # the third seat, p2
     text = capsys.readouterr().out
     assert f"round {state.round}" in text
     assert f"draw pile: {state.cards_left()} cards" in text
@@ -56,6 +56,18 @@ def test_text_view(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "to decide" in text
     for s in range(4):
         assert f"p{s}" in text
+
+
+def test_seat_1_is_the_first_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--seat 1`` shows the table as the first seat (p0 in the record) sees it: its view is
+    marked, and its JSON observation is seat 0's."""
+    rec = record(cut=30)
+    path = write(tmp_path, rec)
+    assert main(["show", path, "--seat", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "p0 (this view)" in text and "(this view)" not in text.replace("p0 (this view)", "")
+    assert main(["show", path, "--seat", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["seat"] == 0
 
 
 def test_text_view_of_finished_game_has_breakdown(
@@ -71,8 +83,12 @@ def test_text_view_of_finished_game_has_breakdown(
 def test_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rec = record(cut=10)
     path = write(tmp_path, rec)
-    assert main(["show", path, "--seat", "4"]) == 2
-    assert "--seat 4" in capsys.readouterr().err
+    for bad in ("0", "5", "-1"):
+        assert main(["show", path, "--seat", bad]) == 2
+        assert (
+            f"--seat {bad} is not a seat of this 4-player game: seats are counted from 1, so "
+            "--seat is 1 to 4" in capsys.readouterr().err
+        )
     bad = json.loads(json.dumps(rec))
     bad["actions"][3]["seat"] = 99
     assert main(["show", write(tmp_path, bad, "bad.json")]) == 1
@@ -107,7 +123,7 @@ def test_a_saved_pending_draw_is_shown(tmp_path: Path, capsys: pytest.CaptureFix
     assert f"{name} drew [{LETTERS[card]}] {render.CARD_LABELS[card]} and must place it." in text
     legal = ", ".join(render.describe(a) for a in game.state.legal_actions())
     assert f"{name} to decide: {legal}" in text and legal.startswith("place it in row ")
-    assert main(["show", path, "--json", "--seat", str((seat + 1) % 3)]) == 0
+    assert main(["show", path, "--json", "--seat", str((seat + 1) % 3 + 1)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["decision"] == "place" and out["drawn_card"] == CARD_NAMES[card]
     assert out["to_move"] == seat

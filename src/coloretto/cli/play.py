@@ -2,7 +2,7 @@
 
 Examples::
 
-    coloretto play                                   # you (seat 0) against three computer players
+    coloretto play                                   # you (seat 1) against three computer players
     coloretto play --players 3 --preset bga --opponents greedy,random --seed 7
     coloretto play --edition modern --table violet --starting-cards choose --hints
     coloretto play --resume ~/.local/share/coloretto/games/coloretto-20250101-120000.json
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import importlib.util
 import itertools
 import os
 import secrets
@@ -31,6 +30,7 @@ from rich.text import Text
 
 from ..agents.base import Agent, Budget
 from ..agents.registry import make_agent
+from ..arena.simulate import seat_seed
 from ..engine.actions import short_repr
 from ..engine.cards import color_code
 from ..engine.errors import ColorettoError, ConfigurationError
@@ -45,7 +45,7 @@ from ..engine.rules import (
     Rules,
     preset,
 )
-from ..engine.state import hash_seed, new_game
+from ..engine.state import new_game
 from ..tui.saving import DATA_DIR_VARIABLE, games_directory
 from ..tui.session import TerminalGame
 from .main import UsageError
@@ -66,13 +66,24 @@ RULE_OPTIONS = (
 DEAL_OPTIONS = ("removed_colors", "first_player", "preset")
 
 
-def default_opponent() -> str:
-    """``medium`` when the heuristic player is installed, else ``greedy``."""
-    try:
-        found = importlib.util.find_spec("coloretto.agents.heuristic") is not None
-    except (ImportError, ValueError):
-        found = False
-    return "medium" if found else "greedy"
+DEFAULT_OPPONENT = "medium"
+"""The computer player of every other seat when ``--opponents`` is not given."""
+
+
+def seat_option(option: str, value: int, players: int) -> int:
+    """The 0-based seat of ``value``, an option that counts seats from 1 as people do
+    (``--seat 1`` is the first seat, as every screen calls it).
+
+    Raises:
+        UsageError: ``value`` is not 1 to ``players``; the message names the option and the
+            range.
+    """
+    if not 1 <= value <= players:
+        raise UsageError(
+            f"{option} {value} is not a seat of this {players}-player game: seats are counted "
+            f"from 1, so {option} is 1 to {players}"
+        )
+    return value - 1
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
@@ -97,13 +108,14 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
         "--first-player",
         type=int,
         metavar="SEAT",
-        help="seat that starts, counted from 0 as in records (default random)",
+        help="the seat that starts, counted from 1 (1 is the first seat; default at random)",
     )
 
 
 def rules_from_args(args: argparse.Namespace) -> tuple[Rules, dict[str, Any]]:
     """The ``Rules`` and the deal options (``removed_colors``, ``first_player``,
-    ``preset_name``) given on the command line.
+    ``preset_name``) given on the command line; ``--first-player`` counts seats from 1, the
+    deal's ``first_player`` from 0.
 
     Raises:
         UsageError: a bad value (the message names the option).
@@ -140,7 +152,7 @@ def rules_from_args(args: argparse.Namespace) -> tuple[Rules, dict[str, Any]]:
         except ValueError as exc:
             raise UsageError(f"--removed-colors: {exc}") from None
     if args.first_player is not None:
-        deal["first_player"] = args.first_player
+        deal["first_player"] = seat_option("--first-player", args.first_player, rules.players)
     return rules, deal
 
 
@@ -162,12 +174,12 @@ def register(subparsers: Any) -> None:
         type=int,
         default=None,
         metavar="S",
-        help="your seat, counted from 0 as in records (default 0, the first seat)",
+        help="your seat, counted from 1 (default 1, the first seat)",
     )
     p.add_argument(
         "--opponents",
         metavar="SPEC,...",
-        help=f"computer players: one spec for all, or one per other seat (default {default_opponent()}); "
+        help=f"computer players: one spec for all, or one per other seat (default {DEFAULT_OPPONENT}); "
         "e.g. greedy,random,medium",
     )
     p.add_argument(
@@ -197,7 +209,7 @@ def register(subparsers: Any) -> None:
 
 def _opponent_specs(text: str | None, human_seats: list[int], n: int) -> list[str | None]:
     others = [s for s in range(n) if s not in human_seats]
-    names = [x.strip() for x in (text or default_opponent()).split(",")]
+    names = [x.strip() for x in (text or DEFAULT_OPPONENT).split(",")]
     if any(not x for x in names):
         raise UsageError(f"--opponents has an empty name: {text!r}")
     for name in names:
@@ -220,8 +232,11 @@ def _opponent_specs(text: str | None, human_seats: list[int], n: int) -> list[st
     return specs
 
 
-def _make_agents(specs: list[str | None], seed: int, salt: int, source: str) -> dict[int, Agent]:
-    """The computer players of ``specs`` (``None``: a person's seat), by seat.
+def _make_agents(specs: list[str | None], seed: int, source: str) -> dict[int, Agent]:
+    """The computer players of ``specs`` (``None``: a person's seat), by seat, each seeded
+    from the deal's ``seed`` as every command seeds the seats of a game
+    (``arena.simulate.seat_seed``: ``derive_seed(seed, AGENT, seat)``, or a one-way seed
+    for an external engine, which must not be able to compute the deal from it).
 
     Raises:
         UsageError: an unknown agent, or one that sees the hidden draw pile; the message
@@ -229,14 +244,14 @@ def _make_agents(specs: list[str | None], seed: int, salt: int, source: str) -> 
     """
     agents: dict[int, Agent] = {}
     try:
-        _add_agents(agents, specs, seed, salt, source)
+        _add_agents(agents, specs, seed, source)
     except BaseException:
         _close_all(agents)
         raise
     return agents
 
 
-def _add_agents(agents: dict[int, Agent], specs: list[str | None], seed: int, salt: int, source: str) -> None:
+def _add_agents(agents: dict[int, Agent], specs: list[str | None], seed: int, source: str) -> None:
     """Fill ``agents`` as :func:`_make_agents` documents (what is made so far stays in it)."""
     for seat, spec in enumerate(specs):
         if spec is None:
@@ -247,7 +262,7 @@ def _add_agents(agents: dict[int, Agent], specs: list[str | None], seed: int, sa
                 "not for play with people"
             )
         try:
-            agent = make_agent(spec, seed=hash_seed(seed, 1000 + 10 * salt + seat))
+            agent = make_agent(spec, seed=seat_seed(spec, seed, seat))
         except ConfigurationError as exc:
             raise UsageError(f"{source}: {exc}") from None
         if agent.needs_true_state:
@@ -269,19 +284,16 @@ def _seat_name(spec: str, seat: int) -> str:
 
 
 def _human_seats(record: dict[str, Any], n: int, seat: int | None) -> list[int]:
-    """The record's ``human_seats`` (distinct seats of the ``n``-seat game), or ``[seat]``
-    (default 0) when the record has none.
+    """The record's ``human_seats`` (distinct 0-based seats of the ``n``-seat game), or
+    ``[seat - 1]`` (``--seat``, counted from 1; default 1) when the record has none.
 
     Raises:
         UsageError: ``human_seats`` is present but not a non-empty list of distinct seats,
-            or (without it) ``seat`` is not a seat of the game.
+            or (without it) ``seat`` is not 1 to ``n``.
     """
     humans = record.get("human_seats")
     if humans is None:
-        seat = seat if seat is not None else 0
-        if not 0 <= seat < n:
-            raise UsageError(f"--seat {seat} is not a seat of this {n}-player game (0..{n - 1})")
-        return [seat]
+        return [seat_option("--seat", seat if seat is not None else 1, n)]
     if not (
         isinstance(humans, list)
         and humans
@@ -401,18 +413,12 @@ def run(args: argparse.Namespace) -> int:
             specs = _opponent_specs(args.opponents, humans, n)
         saved_seed = record.get("seed")
         seed = saved_seed if type(saved_seed) is int else None  # unknown: not shown or saved
-        salt = len(game.entries)
         save = Path(args.save) if args.save is not None else Path(args.resume)
         exclusive = args.save is not None and not _same_file(save, Path(args.resume))
     else:
         rules, deal = rules_from_args(args)
         seed = args.seed if args.seed is not None else secrets.randbits(48)
-        seat = args.seat if args.seat is not None else 0
-        if not 0 <= seat < rules.players:
-            raise UsageError(
-                f"--seat {seat} is not a seat of a {rules.players}-player game (0..{rules.players - 1})"
-            )
-        humans = [seat]
+        humans = [seat_option("--seat", args.seat if args.seat is not None else 1, rules.players)]
         specs = _opponent_specs(args.opponents, humans, rules.players)
         try:
             state = new_game(rules, seed, **deal)
@@ -420,7 +426,6 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
         names = [args.name if spec is None else _seat_name(spec, s) for s, spec in enumerate(specs)]
         game = Game(state, names)
-        salt = 0
         stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         if args.save is not None:
             save = Path(args.save)
@@ -434,7 +439,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot save to {save}: no directory {parent}")
     if exclusive and args.save is not None and (save.exists() or save.is_symlink()):
         raise UsageError(_exists_message(save))
-    agents = _make_agents(specs, 0 if seed is None else seed, salt, source)
+    agents = _make_agents(specs, 0 if seed is None else seed, source)
     try:
         if exclusive and args.save is None:
             save = _reserve_default(parent, stamp)
@@ -542,10 +547,11 @@ def _session(
 
 
 __all__ = [
+    "DEFAULT_OPPONENT",
     "add_rules_arguments",
-    "default_opponent",
     "program_command",
     "register",
     "rules_from_args",
     "run",
+    "seat_option",
 ]

@@ -1,5 +1,6 @@
-"""``coloretto show RECORD [--seat s] [--json]``: the table at the end of a record as one
-seat sees it.
+"""``coloretto show RECORD [--seat S] [--json]``: the table at the end of a record as one
+seat sees it (``--seat`` counts seats from 1, as the screens do: ``--seat 1`` is the first
+seat).
 
 The view is that seat's observation (``coloretto.engine.observation``): never the order of the
 draw pile. ``--json`` prints the ``coloretto-observation/1`` object. A record saved by
@@ -23,7 +24,7 @@ from ..engine.errors import InvalidRecordError
 from ..engine.observation import observe
 from ..engine.record import load_game
 from ..tui import render
-from .main import UsageError
+from .play import seat_option
 from .replay import invalid_record_message, read_record_file
 
 
@@ -34,7 +35,7 @@ def register(subparsers: Any) -> None:
         help="show the table at the end of a record, as one seat sees it",
         description=(
             "Replay RECORD and show the table at its end from one seat's point of view "
-            "(default: the seat to move, or seat 0 when the game is over)."
+            "(default: the seat to move, or seat 1 when the game is over)."
         ),
     )
     p.add_argument("record", metavar="RECORD", help="a coloretto-record/1 file")
@@ -42,7 +43,7 @@ def register(subparsers: Any) -> None:
         "--seat",
         type=int,
         metavar="S",
-        help="the seat whose view to show, counted from 0 as in records",
+        help="the seat whose view to show, counted from 1 (1 is the first seat)",
     )
     p.add_argument("--json", action="store_true", help="print the coloretto-observation/1 object")
     p.set_defaults(func=run)
@@ -58,11 +59,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"coloretto show: {message}", file=sys.stderr)
         return 1
     st = game.state
-    seat = args.seat
-    if seat is None:
-        seat = max(st.to_move, 0)
-    if not 0 <= seat < st.n:
-        raise UsageError(f"--seat {seat} is not a seat of this {st.n}-player game (0..{st.n - 1})")
+    seat = max(st.to_move, 0) if args.seat is None else seat_option("--seat", args.seat, st.n)
     obs = observe(st, seat)
     if args.json:
         print(json.dumps(obs.to_json()))

@@ -36,8 +36,10 @@ from ..engine.actions import Action
 from ..engine.cards import COLORS, LETTERS
 from ..engine.observation import Observation, observe
 from ..engine.record import Game, save_record
+from ..engine.rules import Rules
 from ..engine.scoring import ScoreBreakdown
-from ..engine.state import PLACE, UNTAKEN, GameState
+from ..engine.state import PLACE, GameState
+from ..engine.step import GameResult, Step
 from . import render
 from .saving import finished_game_scores, session_record
 
@@ -328,49 +330,67 @@ class TerminalGame:
 
     # ----- applying actions and telling what happened --------------------------------------
     def _play(self, seat: int, action: Action, *, quiet: bool = False) -> None:
-        before = self.state.copy()
-        self.game.play(action)
+        """Play ``action`` for ``seat``, save, and tell what it did (``_tell``); ``quiet``
+        leaves out the placement line (a forced placement is told before it)."""
+        step = self.game.play(action)
         self._autosave()
-        after = self.state
-        post = after
-        game_changed = after.game != before.game
-        if game_changed:
-            post = _finished_game_state(before, action)
-        name = self.names[seat]
-        if action.kind == "draw":
-            if after.last_round and not before.last_round:
+        self._tell(step, quiet=quiet)
+
+    def _tell(self, step: Step, *, quiet: bool = False) -> None:
+        """The news lines of one action, read from its ``Step`` (and, for a game it ended,
+        ``GameState.results``): the placement, take (with its bonus cards and the score
+        after it) or starting colour; the Last Round card (docs/rules.md §5.1); seats leaving
+        the round taking nothing (§5.3); the end of the round (§4) and of a game of a match
+        (§5.4). A draw is told with its placement. ``quiet`` leaves out a placement's line."""
+        name = self.names[step.seat]
+        kind = step.action.kind
+        if kind == "draw":
+            if step.last_round_revealed:
                 self._last_round_news()
-            return  # the card is told with its placement
-        if action.kind == "place":
+            return
+        if kind == "place":
             if not quiet:
+                assert step.placed is not None
                 self.console.print(
                     Text.assemble(
                         f"{name} put ",
-                        render.card_named(before.drawn),
-                        f" in row {action.arg + 1}.",
+                        render.card_named(step.placed),
+                        f" in row {step.action.arg + 1}.",
                     )
                 )
-        elif action.kind == "take":
-            row = before.rows[action.arg]
-            line = Text.assemble(f"{name} took row {action.arg + 1}: ", render.cards(row))
-            bonus = [
-                c
-                for c in range(len(post.coll[seat]))
-                for _ in range(post.coll[seat][c] - before.coll[seat][c] - row.count(c))
-            ]
-            if bonus:
-                line.append_text(Text.assemble(" and the bonus card ", render.cards(bonus)))
-            line.append(f" (score now {post.score(seat)}).")
-            self.console.print(line)
-            if post.last_round and not before.last_round:
+        elif kind == "take":
+            self.console.print(self._take_line(step))
+            if step.last_round_revealed:
                 self._last_round_news()
-            self._round_news(before, post, after, game_changed, action.arg)
+            for seat in step.left:
+                self._say(
+                    f"{self.names[seat]} leaves the round taking nothing (the draw pile is "
+                    "empty and so are the rows left).",
+                    "italic",
+                )
+            self._round_news(step)
         else:
             self.console.print(
-                Text.assemble(f"{name} chose ", render.card_named(action.arg), " as starting card.")
+                Text.assemble(f"{name} chose ", render.card_named(step.action.arg), " as starting card.")
             )
-        if game_changed:
-            self._game_over_news(post)
+        if step.game_over and not step.match_over:
+            self._game_over_news(step)
+
+    def _take_line(self, step: Step) -> Text:
+        """``Ann took row 2: [E][*] and the bonus card [O] (score now 12).``: the row's cards,
+        the bonus cards in the order they came up, and the taker's score after the take (the
+        final score of the game when the take ended it)."""
+        line = Text.assemble(
+            f"{self.names[step.seat]} took row {step.action.arg + 1}: ", render.cards(step.taken)
+        )
+        if step.bonus:
+            line.append_text(Text.assemble(" and the bonus card ", render.cards(step.bonus)))
+        if step.game_over:
+            score = self.state.results[step.game].scores[step.seat]
+        else:
+            score = self.state.score(step.seat)
+        line.append(f" (score now {score}).")
+        return line
 
     def _say(self, message: str, style: str = "") -> None:
         """Print plain text (never parsed as ``rich`` markup)."""
@@ -379,53 +399,59 @@ class TerminalGame:
     def _last_round_news(self) -> None:
         self.console.print(render.last_round_warning())
 
-    def _round_news(
-        self, before: GameState, post: GameState, after: GameState, game_changed: bool, taken: int
-    ) -> None:
-        """After a take (of row ``taken``) that ended the round: which cards leave the game
-        (docs/rules.md §4: the untaken rows' cards) and who starts the next round."""
-        over = game_changed or post.is_over()
-        if not over and post.round == before.round:
+    def _round_news(self, step: Step) -> None:
+        """After an action that ended a round (``step.round_over``): which cards leave the
+        game (docs/rules.md §4: the rows nobody took, ``round_leftovers``) and, unless the
+        game ended too, who starts the next round."""
+        if not step.round_over:
             return
-        left = [r for r in untaken_rows_with_cards(before) if r != taken]
-        msg = f"Round {before.round} is over."
-        if left:
-            msg += (
-                " The cards left in " + ", ".join(f"row {r + 1}" for r in left) + " leave the game."
-            )
-        self.console.print(Text(msg, style="bold"))
-        if not over:
+        msg = f"Round {step.round} is over."
+        rows = round_leftovers(self.game.steps)
+        if rows is None:
+            msg += " The cards left in the rows leave the game: "
+            self.console.print(Text.assemble(msg, render.cards(step.removed), ".", style="bold"))
+        else:
+            if rows:
+                msg += (
+                    " The cards left in "
+                    + ", ".join(f"row {r + 1}" for r in rows)
+                    + " leave the game."
+                )
+            self.console.print(Text(msg, style="bold"))
+        if not step.game_over:
+            st = self.state
             self.console.print(
                 Text(
-                    f"Round {after.round} begins; "
-                    f"{render.subject_verb(self.names[after.to_move], 'starts', 'start')}.",
+                    f"Round {st.round} begins; "
+                    f"{render.subject_verb(self.names[st.to_move], 'starts', 'start')}.",
                     style="bold",
                 )
             )
 
-    def _game_over_news(self, post: GameState) -> None:
-        """A game of a match ended (the next has begun): its scores and the match so far;
-        when a person plays, the next game starts once they press Enter."""
-        g = post.game
-        games = self.state.rules.match_games
-        self.game_scores.append(post.scores())
+    def _game_over_news(self, step: Step) -> None:
+        """A game of a match ended (the next has begun): its scores and breakdown
+        (``GameState.results``) and the match so far; when a person plays, the next game
+        starts once they press Enter."""
+        st = self.state
+        result = st.results[step.game]
+        games = st.rules.match_games
+        self.game_scores.append(list(result.scores))
         self.console.print()
         self.console.print(
             render.breakdown_table(
-                _breakdowns(post), self.names, title=f"Game {g + 1} of {games} is over"
+                _breakdowns(result, st.rules),
+                self.names,
+                title=f"Game {step.game + 1} of {games} is over",
             )
         )
-        self.console.print(
-            render.match_table(self.game_scores, self.state.match_totals, self.names)
-        )
+        self.console.print(render.match_table(self.game_scores, st.match_totals, self.names))
         if self.human_seats:
             answer = self.read_line(
-                f"Press Enter to start game {self.state.game + 1} of {games} "
-                "(q saves and quits): "
+                f"Press Enter to start game {st.game + 1} of {games} (q saves and quits): "
             )
             if answer.strip().lower() == "q":
                 raise _Quit
-        self.console.print(Text(f"Game {self.state.game + 1} of {games} begins.", style="bold"))
+        self.console.print(Text(f"Game {st.game + 1} of {games} begins.", style="bold"))
 
     # ----- the end ---------------------------------------------------------------------------
     def _finish(self) -> None:
@@ -443,11 +469,14 @@ class TerminalGame:
             else "Final scores"
         )
         ranks = None if match else st.ranks()
+        result = st.results[-1]
         self.console.print(
-            render.breakdown_table(_breakdowns(st), self.names, title=title, ranks=ranks)
+            render.breakdown_table(
+                _breakdowns(result, st.rules), self.names, title=title, ranks=ranks
+            )
         )
         if match:
-            self.game_scores.append(st.scores())
+            self.game_scores.append(list(result.scores))
             self.console.print(render.match_table(self.game_scores, st.totals(), self.names))
         self.console.print(render.winners_text(st.winners(), st.totals(), self.names))
         try:
@@ -543,9 +572,41 @@ def hint_table(advice: Sequence[Advice], keys: dict[Action, str]) -> Table:
     return table
 
 
-def untaken_rows_with_cards(state: GameState) -> list[int]:
-    """Rows (0-based) not taken this round that hold cards."""
-    return [r for r in range(state.nrows) if state.row_taker[r] == UNTAKEN and state.rows[r]]
+def round_leftovers(steps: Sequence[Step]) -> list[int] | None:
+    """The rows (0-based, in order) whose cards left the game when the last of ``steps``
+    ended its round (docs/rules.md §4: the rows nobody took that hold cards), read from the
+    Steps of that round: every row starts the round empty, placements fill it, a take
+    empties it for the rest of the round.
+
+    ``None`` when ``steps`` do not hold the whole round (a ``Game`` started in the middle of
+    it): the rows' cards then differ from the cards the last step removed.
+
+    >>> from coloretto.engine import Rules, new_game
+    >>> from coloretto.engine.record import Game
+    >>> game = Game(new_game(Rules(players=2), seed=1, first_player=0), ["Ann", "Bob"])
+    >>> draw, place, take = Action("draw"), (lambda r: Action("place", r)), (lambda r: Action("take", r))
+    >>> moves = [draw, place(0), draw, place(2), take(0), draw, place(1), take(1)]  # Ann, Bob, Ann, Bob
+    >>> steps = [game.play(action) for action in moves]
+    >>> steps[-1].round_over, round_leftovers(game.steps), len(steps[-1].removed)
+    (True, [2], 1)
+    """
+    if not steps:
+        return None
+    last = steps[-1]
+    start = len(steps) - 1
+    while start > 0 and (steps[start - 1].game, steps[start - 1].round) == (last.game, last.round):
+        start -= 1
+    rows: dict[int, list[int]] = {}
+    for step in steps[start:]:
+        kind = step.action.kind
+        if kind == "place" and step.placed is not None:
+            rows.setdefault(step.action.arg, []).append(step.placed)
+        elif kind == "take":
+            rows[step.action.arg] = []  # its cards went to the taker
+    left = sorted(r for r, cards in rows.items() if cards)
+    if tuple(c for r in left for c in rows[r]) != last.removed:
+        return None
+    return left
 
 
 def _absolute(path: Path) -> str:
@@ -553,19 +614,9 @@ def _absolute(path: Path) -> str:
     return os.path.abspath(path)
 
 
-def _breakdowns(st: GameState) -> list[ScoreBreakdown]:
-    return [st.breakdown(s) for s in range(st.n)]
-
-
-def _finished_game_state(before: GameState, action: Action) -> GameState:
-    """The state right at the end of the game that ``action`` finished, with its final
-    collections. (The engine starts the next game of a match at once, so the collections of
-    the finished game are gone from the live state; this replays the last action on a copy
-    whose match ends with that game.)"""
-    snap = before.copy()
-    snap.rules = before.rules.replace(match_games=before.game + 1)
-    snap.apply(action)
-    return snap
+def _breakdowns(result: GameResult, rules: Rules) -> list[ScoreBreakdown]:
+    """Every seat's score breakdown of a finished game (docs/rules.md §6.4)."""
+    return [result.breakdown(s, rules) for s in range(len(result.scores))]
 
 
 __all__ = [
@@ -575,5 +626,5 @@ __all__ = [
     "Advisor",
     "TerminalGame",
     "hint_table",
-    "untaken_rows_with_cards",
+    "round_leftovers",
 ]

@@ -583,6 +583,32 @@ def test_illegal_actions_name_the_rule_and_leave_state_unchanged() -> None:
     assert st.legal_codes() == []
 
 
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(players=2), Rules(players=5, edition="modern", extra_card="first_out_draws", starting_cards="choose", match_games=2)],
+    ids=["2p-classic", "5p-modern-choose-match"],
+)
+def test_every_illegal_action_is_refused_before_anything_changes(rules: Rules) -> None:
+    """At every moment of whole random games (starting choices, draws, placements, takes
+    with bonus cards, the change of game in a match, the end), each action code that is not
+    legal raises ``IllegalActionError`` naming a rule and leaves the state exactly as it
+    was: hosts ask ``apply`` on the live state why an action is refused."""
+    moments = 0
+    for seed in range(3):
+        st = new_game(rules, seed)
+        rng = random.Random(seed)
+        while True:
+            legal = st.legal_codes()
+            for code in range(A.NUM_DISTINCT_ACTIONS):
+                if code not in legal:
+                    assert assert_illegal(st, code, "").rule
+            moments += 1
+            if st.is_over():
+                break
+            st.apply(rng.choice(legal))
+    assert moments > 300
+
+
 @pytest.mark.parametrize("edition", ["classic", "modern"])
 def test_pile_never_runs_out_in_standard_setups(edition: str) -> None:
     """§5.3: K covers 5 rows x 3 cards plus the golden joker's reveal. Worst case: five

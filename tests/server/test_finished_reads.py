@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from backends import Backend
 
+from coloretto.engine.record import dumps_record, load_game, read_record
 from coloretto.server import live
 from coloretto.server.expiry import forget
 
@@ -75,6 +76,20 @@ def test_downloads_are_gzipped_for_clients_that_accept_it(what: str) -> None:
         assert gzip.decompress(raw) == plain.content
         assert len(raw) * 4 < len(plain.content)
         assert json.loads(plain.content)  # a JSON document
+
+
+def test_the_record_download_is_written_as_every_record_is() -> None:
+    """The record download is the text ``engine.record.dumps_record`` writes (the one writer
+    of records: one action per line), plain and gzipped, and reads back to the same game."""
+    with Backend("memory").client() as c:
+        tid = finished_match(c)
+        t = c.app.state.hub.tables[tid]  # type: ignore[attr-defined]
+        plain = c.get(f"/api/tables/{tid}/record", headers={"Accept-Encoding": "identity"})
+        assert plain.content == dumps_record(t.game.to_record()).encode("utf-8")
+        with c.stream("GET", f"/api/tables/{tid}/record", headers={"Accept-Encoding": "gzip"}) as packed:
+            raw = b"".join(packed.iter_raw())
+        assert gzip.decompress(raw) == plain.content
+        assert load_game(read_record(plain.content)).state == t.state
 
 
 def test_times_keep_their_zone_when_read_back_from_the_store(backend: Backend) -> None:

@@ -12,8 +12,11 @@ from typing import Any
 import pytest
 
 from coloretto.engine import Rules, new_game
+from coloretto.engine.actions import Action
 from coloretto.engine.cards import CARD_NAMES, COLORS, GOLDEN_JOKER, JOKER, LAST_ROUND
 from coloretto.engine.record import Game
+from coloretto.engine.rules import preset
+from coloretto.engine.state import GameState
 from coloretto.server.live import breakdown_json, log_entry, result_json
 
 RULES = [
@@ -142,3 +145,115 @@ def test_breakdown_marks_golden_jokers_among_assigned_jokers() -> None:
                 assert sum(b["jokers"].values()) == golden + st.coll[seat][JOKER]
             found += golden
     assert found > 0, "no game gave anyone the golden joker: the test proves nothing"
+
+
+# ----- the log is the Steps' ------------------------------------------------------------------
+STEP_RULES = [
+    preset("modern", 2, match_games=3),  # golden joker, 2 players (a row of one card)
+    preset("modern", 3, extra_card="first_out_draws", match_games=2),
+    preset("classic", 4, extra_card="first_out_draws", match_games=4),
+    preset("modern", 5, extra_card="first_out_draws", starting_cards="choose", match_games=2),
+    preset("abacus2003", 3),
+]
+
+ENTRY_KEYS = {
+    "draw": {"card", "last_round"},
+    "place": {"card"},
+    "take": {"cards", "bonus", "bonus_cards", "last_round"},
+    "choose_start": set(),
+}
+"""Per action, the keys an entry may have besides ``i``, ``seat``, ``action``, ``round``,
+``game`` (matches) and ``game_scores`` (docs/web-api.md "Log entries")."""
+
+
+@pytest.mark.parametrize("rules", STEP_RULES, ids=lambda r: f"{r.players}p-{r.edition}-{r.match_games}g-{r.extra_card}")
+def test_log_entries_say_what_the_steps_say(rules: Rules) -> None:
+    """Each entry, played through ``log_entry``, says what the engine's ``Step`` of that
+    action says, on a second game played alongside with ``GameState.apply``: the seat, round
+    and game, the drawn or placed card, the taken row, the bonus cards in order, the Last
+    Round card, and at the end of each game that game's scores (``GameState.results``),
+    which add up to the match totals; and nothing else."""
+    seen = {"bonus": 0, "two_bonus": 0, "last_round_take": 0, "last_round_draw": 0, "games": 0}
+    for seed in range(12):
+        game = Game(new_game(rules, seed), [f"p{s}" for s in range(rules.players)])
+        twin = new_game(rules, seed)
+        rng = random.Random(seed)
+        ended: list[list[int]] = []
+        i = 0
+        while not game.state.is_over():
+            code = rng.choice(game.state.legal_codes())
+            entry = log_entry(game, i, code)
+            step = twin.apply(code)
+            kind = step.action.kind
+            assert (entry["i"], entry["seat"], entry["action"], entry["round"]) == (i, step.seat, step.action.to_json(), step.round)
+            assert entry.get("game") == (step.game + 1 if rules.match_games > 1 else None)
+            assert set(entry) - {"i", "seat", "action", "round", "game", "game_scores"} <= ENTRY_KEYS[kind], entry
+            if kind == "draw":
+                assert step.drawn is not None and entry["card"] == CARD_NAMES[step.drawn]
+            if kind == "place":
+                assert step.placed is not None and entry["card"] == CARD_NAMES[step.placed]
+            if kind == "take":
+                assert entry["cards"] == [CARD_NAMES[c] for c in step.taken]
+                assert entry.get("bonus_cards", []) == [CARD_NAMES[c] for c in step.bonus]
+                assert entry.get("bonus") == (CARD_NAMES[step.bonus[0]] if step.bonus else None)
+                seen["bonus"] += bool(step.bonus)
+                seen["two_bonus"] += len(step.bonus) == 2
+            assert entry.get("last_round", False) is step.last_round_revealed
+            if step.last_round_revealed:
+                seen["last_round_" + kind] += 1
+            assert ("game_scores" in entry) is step.game_over
+            if step.game_over:
+                assert entry["game_scores"] == list(twin.results[step.game].scores)
+                ended.append(entry["game_scores"])
+                seen["games"] += 1
+            i += 1
+        assert twin.is_over() and game.state.to_dict() == twin.to_dict()
+        assert len(ended) == rules.match_games
+        assert [sum(col) for col in zip(*ended)] == game.state.totals()
+    # the seeds reach the cases the log must tell (else the checks above prove less)
+    assert seen["games"] == 12 * rules.match_games
+    assert seen["last_round_draw"] > 0
+    if rules.edition == "modern" or rules.extra_card:
+        assert seen["bonus"] > 0
+    if rules.extra_card == "first_out_draws":
+        assert seen["last_round_take"] > 0, "no take revealed the Last Round card"
+    if rules.edition == "modern" and rules.extra_card == "first_out_draws":
+        assert seen["two_bonus"] > 0, "no take got two bonus cards"
+
+
+def test_log_entries_never_copy_the_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What an action did comes from its ``Step``: ``log_entry`` never copies a state to
+    find out (a whole match with bonus cards, the Last Round card and game ends)."""
+    rules = preset("modern", 5, extra_card="first_out_draws", match_games=2)
+    game = Game(new_game(rules, 3), [f"p{s}" for s in range(5)])
+
+    def no_copy(self: GameState) -> GameState:
+        raise AssertionError("a state was copied")
+
+    monkeypatch.setattr(GameState, "copy", no_copy)
+    rng = random.Random(3)
+    log = []
+    while not game.state.is_over():
+        log.append(log_entry(game, len(log), rng.choice(game.state.legal_codes())))
+    assert any("bonus_cards" in e for e in log) and sum("game_scores" in e for e in log) == 2
+
+
+@pytest.mark.parametrize("rules", STEP_RULES[:4], ids=lambda r: f"{r.players}p-{r.edition}-{r.match_games}g-{r.extra_card}")
+def test_the_result_has_every_games_breakdown(rules: Rules) -> None:
+    """``result.game_breakdowns`` holds each game's breakdown per seat: the breakdown of
+    that game replayed alone from its setup (the same as ``breakdowns`` for the last game),
+    its totals being the game's scores."""
+    for seed in range(4):
+        game, log, _ = play_logged(rules, seed)
+        result = result_json(game.state, "T", log)
+        per_game = result["game_breakdowns"]
+        assert len(per_game) == rules.match_games == len(result["game_scores"])
+        for g, seats in enumerate(per_game):
+            alone = GameState(rules.replace(match_games=1), [game.state.setups[g]])
+            for e in log:
+                if e.get("game", 1) == g + 1:
+                    alone.apply(Action.from_json(e["action"]))
+            assert alone.is_over()
+            assert seats == [breakdown_json(alone, s) for s in range(rules.players)]
+            assert [b["total"] for b in seats] == result["game_scores"][g]
+        assert per_game[-1] == result["breakdowns"]

@@ -169,6 +169,23 @@ class Game:
             self.entries.append(entry_of(step))
         return step
 
+    def fork(self) -> Game:
+        """An independent ``Game`` that continues this one: a copy of the state, the same
+        seats, start and record so far (the lists copied; ``play`` appends to them or replaces
+        their last item, never changes an item in place). Playing on the fork leaves this
+        game as it is, so a host can play an action ahead and keep the fork once the action
+        is stored.
+
+        >>> from coloretto.engine import Rules, new_game
+        >>> game = Game(new_game(Rules(players=2), seed=9), ["Ann", "Bob"])
+        >>> _ = game.play(0)
+        >>> ahead = game.fork()
+        >>> _ = ahead.play(ahead.state.legal_codes()[0])
+        >>> "row" in ahead.entries[-1], "row" in game.entries[-1], len(ahead.steps), len(game.steps)
+        (True, False, 2, 1)
+        """
+        return Game(self.state.copy(), list(self.seats), list(self.entries), self.initial, list(self.steps))
+
     def to_record(self, *, include_result: bool = True) -> dict[str, Any]:
         """The ``coloretto-record/1`` JSON object (with ``result`` once the game is over)."""
         assert self.initial is not None

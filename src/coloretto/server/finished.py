@@ -17,6 +17,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..engine.record import dumps_record
+
 if TYPE_CHECKING:
     from .live import LiveTable
 
@@ -36,15 +38,17 @@ class Download:
     gzipped: bytes
 
     @classmethod
-    def of(cls, value: object, **dumps: object) -> Download:
-        """``value`` serialised by ``json.dumps(value, **dumps)`` and compressed."""
-        plain = json.dumps(value, **dumps).encode("utf-8")  # type: ignore[arg-type]
+    def of(cls, text: str) -> Download:
+        """The JSON ``text`` as UTF-8 bytes, and compressed."""
+        plain = text.encode("utf-8")
         return cls(plain, gzip.compress(plain, GZIP_LEVEL, mtime=0))
 
 
 def _build(t: LiveTable) -> tuple[Download, Download]:
-    record = Download.of(t.game.to_record(), indent=1)
-    replay = Download.of(t.replay_json(), separators=(",", ":"))
+    """The record, written as every record is (``engine.record.dumps_record``), and the
+    replay (compact JSON)."""
+    record = Download.of(dumps_record(t.game.to_record()))
+    replay = Download.of(json.dumps(t.replay_json(), separators=(",", ":")))
     return record, replay
 
 

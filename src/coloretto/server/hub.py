@@ -5,10 +5,13 @@ cycle from ``start`` to ``stop``.
 
 The path of an action (docs/web-api.md "Guarantees"):
 1. under the table's lock, check it against the engine's legal actions for the seat;
-2. commit it in the store, guarded by the table's ``version`` (``TableStore.append_action``);
-   if another process moved the table first, reload and check again;
-3. only then apply it in memory, queue the new ``state`` to every connection, and publish
-   an ``action`` notice on the bus so other processes load it from the store.
+2. play it on a fork of the table's game (``Game.fork``): its ``Step`` gives the log entry,
+   and whether it ended the game (then the results are stored with it);
+3. commit it in the store, guarded by the table's ``version`` (``TableStore.append_action``);
+   if another process moved the table first, drop the fork, reload and check again;
+4. only then the fork becomes the table's game: queue the new ``state`` to every
+   connection, tell the computer players the result if the game ended, and publish an
+   ``action`` notice on the bus so other processes load it from the store.
 """
 
 from __future__ import annotations
@@ -19,10 +22,11 @@ import secrets
 import weakref
 from typing import Any
 
+from ..arena.driver import deliver_results
 from ..engine.actions import Action
-from ..engine.errors import ColorettoError, IllegalActionError
+from ..engine.errors import IllegalActionError
 from ..engine.observation import observe
-from ..engine.state import hash_seed
+from ..engine.seeds import AGENT, derive_seed
 from .accounts import Account, Accounts
 from .bus import Bus, Notice, NoticeKind
 from .clock import Clock
@@ -318,16 +322,19 @@ class Hub:
             for _attempt in range(3):
                 self._check(t, seat, action, version, by_computer)
                 v = t.version
-                after = t.state.child(action.code)
-                results = self._results(t, after) if after.is_over() else None
+                ahead = t.game.fork()
+                entry = log_entry(ahead, v, action.code)
+                results = self._results(t, ahead.state) if ahead.state.is_over() else None
                 if await self.store.append_action(t.id, v, seat, action.code, results):
                     break
                 await self._refresh_locked(t)
             else:
                 raise Problem(ErrorCode.CONFLICT, "another server process changed this table; try again")
-            t.log.append(mark_timeout(t, log_entry(t.game, t.version, action.code)))
+            t.game = ahead
+            t.log.append(mark_timeout(t, entry))
             if results is not None:
                 t.data.status = "finished"
+                self._game_over(t)
             for c in t.conns:
                 c.send_state(t, ack=ack if c is sender else None)
         await self.publish(t.id, "action", version=t.version)
@@ -348,15 +355,13 @@ class Hub:
             who = "a computer player" if kind == "computer" else "a person"
             raise Problem(ErrorCode.NOT_YOUR_TURN, f"{seat_text(seat)} is played by {who}")
         if action not in st.legal_actions():
+            # ``apply`` refuses an action that is not legal before changing anything, with
+            # the text and the rule that forbid it: the state stays as it is.
             try:
-                st.copy().apply(action)
-                rule = None
-                text = f"{action_text(action)} is not legal now"
+                st.apply(action)
             except IllegalActionError as exc:
-                rule, text = exc.rule, str(exc)
-            except ColorettoError as exc:
-                rule, text = None, str(exc)
-            raise Problem(ErrorCode.ILLEGAL_ACTION, text, rule=rule)
+                raise Problem(ErrorCode.ILLEGAL_ACTION, str(exc), rule=exc.rule) from None
+            raise AssertionError(f"the engine applied {action_text(action)}, which it did not list as legal")
 
     @staticmethod
     def _results(t: LiveTable, state: Any) -> ResultRows:
@@ -373,15 +378,27 @@ class Hub:
         codes = await self.store.actions_since(t.id, t.version)
         if not codes:
             return False
+        was_over = t.state.is_over()
         for code in codes:
             t.log.append(log_entry(t.game, t.version, code))
         if t.state.is_over():
             t.data.status = "finished"
+            if not was_over:
+                self._game_over(t)
         elif t.data.status == "open":
             await self.reload_seats(t)
         for c in t.conns:
             c.send_state(t)
         return True
+
+    @staticmethod
+    def _game_over(t: LiveTable) -> None:
+        """Tell the computer players of ``t`` held in this process the result of the game
+        that just ended (``Agent.game_over``: match totals and winners, as every host does;
+        ``arena.driver.deliver_results``). Worker processes keep their own copies of the
+        players (``pool.decide``); those are not told."""
+        st = t.state
+        deliver_results([c.agent for c in t.computers.values()], st.totals(), st.winners())
 
     async def refresh(self, t: LiveTable) -> None:
         """Bring ``t`` up to date with the store (after a notice)."""
@@ -409,7 +426,8 @@ class Hub:
         if computer is None or computer.spec != spec:
             if computer is not None:
                 _close(computer)
-            computer = t.computers[seat] = ComputerSeat.build(seat, spec, hash_seed(t.data.seed, 1000 + seat), t.state.rules)
+            seed = derive_seed(t.data.seed, AGENT, seat)
+            computer = t.computers[seat] = ComputerSeat.build(seat, spec, seed, t.state.rules)
         return computer
 
     async def _computer_loop(self, t: LiveTable) -> None:

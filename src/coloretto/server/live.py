@@ -13,12 +13,14 @@ import asyncio
 import json
 from typing import Any
 
-from ..engine.actions import Action, decode
-from ..engine.cards import CARD_NAMES, COLORS, GOLDEN_JOKER, LAST_ROUND, NUM_COLORS
+from ..engine.actions import Action
+from ..engine.cards import CARD_NAMES, COLORS, GOLDEN_JOKER, NUM_COLORS
 from ..engine.observation import observe
 from ..engine.record import Game, setup_from_json
 from ..engine.rules import Rules
+from ..engine.scoring import ScoreBreakdown
 from ..engine.state import GameState
+from ..engine.step import GameResult, Step
 from .chat import ChatRoom
 from .clock import Clock
 from .computer import ComputerSeat
@@ -32,8 +34,20 @@ def _dumps(value: Any) -> str:
 
 
 def log_entry(game: Game, index: int, code: int) -> dict[str, Any]:
-    """Apply action ``code`` to ``game`` (recording it) and return its public log entry
-    (docs/web-api.md, ``state.log``).
+    """Play action ``code`` on ``game`` (recording it) and return its public log entry
+    (``step_entry`` of the ``Step`` that ``Game.play`` returns).
+
+    Raises:
+        IllegalActionError: the action is not legal (nothing changes).
+    """
+    step = game.play(code)
+    return step_entry(index, step, game.state)
+
+
+def step_entry(index: int, step: Step, state: GameState) -> dict[str, Any]:
+    """The public log entry number ``index`` (docs/web-api.md, ``state.log``) of ``step``,
+    the action just applied to ``state``; built from the ``Step`` alone, plus that game's
+    scores from ``state.results`` when the action ended a game.
 
     Every entry has ``i``, ``seat``, ``action`` and ``round`` (the round the action was played
     in, from 1); in a match (``match_games`` > 1) also ``game`` (1-based). Cards named are
@@ -42,44 +56,25 @@ def log_entry(game: Game, index: int, code: int) -> dict[str, Any]:
     docs/rules.md §5.2 and ``first_out_draws``; ``bonus`` is the first of them). An action that
     revealed the Last Round card (a draw, or a take whose bonus reveal met it; docs/rules.md §5.1)
     has ``"last_round": true``; the action that ended a game has ``game_scores`` (that
-    game's score per seat).
-
-    Raises:
-        IllegalActionError: the action is not legal (nothing changes).
+    game's score per seat, docs/rules.md §6).
     """
-    st = game.state
-    seat = st.to_move
-    action = decode(code)
-    entry: dict[str, Any] = {"i": index, "seat": seat, "action": action.to_json(), "round": st.round}
-    if st.rules.match_games > 1:
-        entry["game"] = st.game + 1
-    game_before, totals_before = st.game, st.match_totals[:]
-    last_round_before = st.last_round
-    if action.kind == "place":
-        entry["card"] = CARD_NAMES[st.drawn]
-    elif action.kind == "take":
-        entry["cards"] = [CARD_NAMES[c] for c in st.rows[action.arg]]
-        # The bonus reveals pop the top of the draw pile. If the take ends a game of a match,
-        # the engine deals the next game at once, so look at the take on a copy that stops
-        # at the end of this game instead.
-        probe = st.copy()
-        probe.rules = st.rules.replace(match_games=1)
-        probe.apply(code)  # raises before anything changes if illegal
-        revealed = st.pile[len(probe.pile):][::-1]  # top first
-        bonus = [CARD_NAMES[c] for c in revealed if c != LAST_ROUND]
-        if bonus:
-            entry["bonus"] = bonus[0]
-            entry["bonus_cards"] = bonus
-        if probe.last_round and not last_round_before:
-            entry["last_round"] = True
-    game.play(action)
-    st = game.state
+    action = step.action
+    entry: dict[str, Any] = {"i": index, "seat": step.seat, "action": action.to_json(), "round": step.round}
+    if state.rules.match_games > 1:
+        entry["game"] = step.game + 1
     if action.kind == "draw":
-        entry["card"] = CARD_NAMES[st.drawn] if st.drawn >= 0 else None
-        if st.last_round and not last_round_before:
-            entry["last_round"] = True
-    if st.game != game_before or st.is_over():
-        entry["game_scores"] = [after - before for after, before in zip(st.match_totals, totals_before)]
+        entry["card"] = None if step.drawn is None else CARD_NAMES[step.drawn]
+    elif action.kind == "place":
+        entry["card"] = None if step.placed is None else CARD_NAMES[step.placed]
+    elif action.kind == "take":
+        entry["cards"] = [CARD_NAMES[c] for c in step.taken]
+        if step.bonus:
+            entry["bonus"] = CARD_NAMES[step.bonus[0]]
+            entry["bonus_cards"] = [CARD_NAMES[c] for c in step.bonus]
+    if step.last_round_revealed:
+        entry["last_round"] = True
+    if step.game_over:
+        entry["game_scores"] = list(state.results[step.game].scores)
     return entry
 
 
@@ -97,18 +92,33 @@ def _golden_share(jokers: dict[int, int], golden: int) -> dict[int, int]:
 
 
 def breakdown_json(state: GameState, seat: int) -> dict[str, Any]:
-    """A seat's optimal score breakdown with colour names (docs/rules.md §6).
+    """A seat's optimal score breakdown of the current (or last) game of ``state``, with
+    colour names (docs/rules.md §6; the JSON form of ``_breakdown_fields``)."""
+    return _breakdown_fields(state.breakdown(seat), state.coll[seat][GOLDEN_JOKER])
 
-    ``jokers`` maps a colour to the number of jokers (regular and golden) assigned to it;
-    ``golden_jokers`` the golden ones among them (same keys, fewer or equal counts)."""
-    b = state.breakdown(seat)
-    golden = _golden_share(b.jokers, state.coll[seat][GOLDEN_JOKER])
+
+def game_breakdown_json(result: GameResult, seat: int, rules: Rules) -> dict[str, Any]:
+    """A seat's optimal score breakdown of the finished game ``result`` (``GameResult``,
+    from ``GameState.results``), with colour names (docs/rules.md §6).
+
+    Raises:
+        IndexError: ``seat`` is not a seat of the game.
+    """
+    return _breakdown_fields(result.breakdown(seat, rules), result.collections[seat][GOLDEN_JOKER])
+
+
+def _breakdown_fields(b: ScoreBreakdown, golden: int) -> dict[str, Any]:
+    """The breakdown ``b`` of a collection holding ``golden`` golden jokers as JSON
+    (docs/web-api.md ``breakdowns``): ``jokers`` maps a colour to the number of jokers
+    (regular and golden) assigned to it; ``golden_jokers`` the golden ones among them (same
+    keys, fewer or equal counts)."""
+    shared = _golden_share(b.jokers, golden)
     return {
         "total": b.total,
         "positive": {COLORS[c]: v for c, v in b.positive.items()},
         "negative": {COLORS[c]: v for c, v in b.negative.items()},
         "jokers": {COLORS[c]: v for c, v in b.jokers.items()},
-        "golden_jokers": {COLORS[c]: v for c, v in golden.items()},
+        "golden_jokers": {COLORS[c]: v for c, v in shared.items()},
         "plus2": b.plus2,
         "counts": {COLORS[c]: b.counts[c] for c in range(NUM_COLORS) if b.counts[c]},
     }
@@ -117,14 +127,17 @@ def breakdown_json(state: GameState, seat: int) -> dict[str, Any]:
 def result_json(state: GameState, table_id: str, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The ``result`` object of a finished game (docs/web-api.md). ``scores`` and ``ranks``
     are by match totals; ``game_scores`` (from the ``log``'s entries that ended a game) lists
-    every game's scores, one list per game."""
+    every game's scores, one list per game; ``breakdowns`` are the last game's and
+    ``game_breakdowns`` every game's (one list of seats per game, from ``state.results``)."""
+    rules = state.rules
     return {
         "scores": state.totals(),
         "ranks": state.ranks(),
         "winners": state.winners(),
-        "match_games": state.rules.match_games,
+        "match_games": rules.match_games,
         "game_scores": [e["game_scores"] for e in log or [] if "game_scores" in e],
         "breakdowns": [breakdown_json(state, s) for s in range(state.n)],
+        "game_breakdowns": [[game_breakdown_json(r, s, rules) for s in range(state.n)] for r in state.results],
         "record_url": f"/api/tables/{table_id}/record",
         "replay_url": f"/replay/{table_id}",
     }

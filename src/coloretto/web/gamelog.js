@@ -153,44 +153,77 @@ function colourList(obj, sign) {
 }
 
 /**
+ * The game of a match whose breakdown the end-of-match panel shows, by table (the result's
+ * `record_url`), so that the choice stays while the page redraws. Absent: the last game.
+ */
+const shownGame = new Map();
+
+/** One player's breakdown cells (positive colours, negative colours, jokers, "+2"). */
+function breakdownCells(b) {
+  const counts = b.counts || {};
+  const pos = b.positive || {};
+  const jokers = Object.entries(b.jokers || {});
+  return [
+    h("td", { class: "bd-pos" }, colourList(pos, true),
+      Object.keys(pos).length ? h("div", { class: "small muted" },
+        Object.keys(pos).map((c) => cardsOf(c, counts[c] || 0)).join(", ")) : null),
+    h("td", { class: "bd-neg" }, colourList(b.negative, false),
+      Object.keys(b.negative || {}).length ? h("div", { class: "small muted" },
+        Object.keys(b.negative).map((c) => cardsOf(c, counts[c] || 0)).join(", ")) : null),
+    h("td", { class: "bd-jokers" }, jokers.length
+      ? jokers.map(([c, n]) => jokerItem(c, n, (b.golden_jokers || {})[c] || 0))
+      : h("span", { class: "muted" }, "\u2014")),
+    h("td", { class: "bd-plus2" }, b.plus2 ? h("span", { class: "bd-item" }, card("plus2", { small: true }), ` \u00d7${b.plus2 / 2} = +${b.plus2}`) : h("span", { class: "muted" }, "\u2014")),
+  ];
+}
+
+/**
  * The end-of-game panel: ranks and each player's full breakdown (positive and negative
  * colours with points, where the jokers went, "+2"), from `result` of docs/web-api.md.
- * `counts` (cards per colour, jokers included) are shown next to the points.
+ * `counts` (cards per colour, jokers included) are shown next to the points. After a
+ * match: a column per game and the match total; the breakdown is of one game, chosen with
+ * the "Game N" buttons (`result.game_breakdowns`; the last game at first), whose score
+ * column is marked.
  */
 export function resultPanel(result, seats, mySeat, controls = []) {
   const match = (result.match_games || 1) > 1;
   const games = match ? result.game_scores || [] : [];
+  const perGame = match ? result.game_breakdowns || [] : [];
+  const key = result.record_url || "";
+  const shown = perGame.length ? Math.min(shownGame.get(key) ?? perGame.length - 1, perGame.length - 1) : games.length - 1;
+  const breakdowns = perGame.length ? perGame[shown] : result.breakdowns || [];
   const order = result.scores.map((_, s) => s).sort((a, b) => result.ranks[a] - result.ranks[b] || a - b);
   const body = h("tbody", {});
   for (const s of order) {
-    const b = (result.breakdowns || [])[s] || {};
-    const counts = b.counts || {};
-    const pos = Object.fromEntries(Object.entries(b.positive || {}).map(([c, p]) => [c, p]));
-    const jokers = Object.entries(b.jokers || {});
     body.append(h("tr", { class: (result.winners || []).includes(s) ? "winner" : "", "data-seat": s },
       h("td", { class: "rank" }, ordinal(result.ranks[s]), (result.winners || []).includes(s) ? [h("br", {}), h("span", { class: "badge winner" }, "\u2605 ", t("end.winner"))] : ""),
       h("th", { scope: "row" }, seatLabel((seats || [])[s]), s === mySeat ? ` (${t("badge.you")})` : ""),
       h("td", { class: "total" }, String(result.scores[s])),
-      games.map((g, k) => h("td", { class: "game-score", "data-label": `${t("end.game", { n: k + 1 })}: ` }, String(g[s]))),
-      h("td", { class: "bd-pos" }, colourList(pos, true),
-        Object.keys(pos).length ? h("div", { class: "small muted" },
-          Object.keys(pos).map((c) => cardsOf(c, counts[c] || 0)).join(", ")) : null),
-      h("td", { class: "bd-neg" }, colourList(b.negative, false),
-        Object.keys(b.negative || {}).length ? h("div", { class: "small muted" },
-          Object.keys(b.negative).map((c) => cardsOf(c, counts[c] || 0)).join(", ")) : null),
-      h("td", { class: "bd-jokers" }, jokers.length
-        ? jokers.map(([c, n]) => jokerItem(c, n, (b.golden_jokers || {})[c] || 0))
-        : h("span", { class: "muted" }, "\u2014")),
-      h("td", { class: "bd-plus2" }, b.plus2 ? h("span", { class: "bd-item" }, card("plus2", { small: true }), ` \u00d7${b.plus2 / 2} = +${b.plus2}`) : h("span", { class: "muted" }, "\u2014"))));
+      games.map((g, k) => h("td", { class: k === shown ? "game-score shown" : "game-score", "data-label": `${t("end.game", { n: k + 1 })}: ` }, String(g[s]))),
+      breakdownCells(breakdowns[s] || {})));
   }
   const heads = [t("end.col.rank"), t("end.col.player"), match ? t("end.col.match_total") : t("end.col.total"),
     ...games.map((_, g) => t("end.game", { n: g + 1 })), t("end.col.positive"), t("end.col.negative"),
     t("end.col.jokers"), t("end.col.plus2")];
-  return h("section", { class: "result", "aria-label": t("end.label"), "data-testid": "result" },
+  const gameCols = new Set(games.map((_, g) => 3 + g));
+  const panel = h("section", { class: "result", "aria-label": t("end.label"), "data-testid": "result", "data-shown-game": match ? shown : null },
     h("h2", {}, match ? t("end.match_over", { count: result.match_games }) : t("end.game_over")),
     match ? h("p", { class: "small", "data-testid": "match-note" }, t("end.match_note")) : null,
+    perGame.length > 1 ? h("div", { class: "result-games", role: "group", "aria-label": t("end.breakdown_game") },
+      h("span", { class: "small" }, t("end.breakdown_game")),
+      perGame.map((_, g) => h("button", {
+        type: "button", "data-testid": "result-game", "data-game": g, "aria-pressed": String(g === shown),
+        class: g === shown ? "primary" : null,
+        onclick: () => {
+          shownGame.set(key, g);
+          const again = resultPanel(result, seats, mySeat, controls);
+          panel.replaceWith(again);
+          again.querySelector(`[data-testid=result-game][data-game="${g}"]`)?.focus();
+        },
+      }, t("end.game", { n: g + 1 })))) : null,
     h("div", { class: "table-scroll" }, h("table", { class: "breakdown" },
-      h("thead", {}, h("tr", {}, heads.map((text) => h("th", { scope: "col" }, text)))),
+      h("thead", {}, h("tr", {}, heads.map((text, k) => h("th", { scope: "col", class: gameCols.has(k) && k - 3 === shown ? "shown" : null }, text)))),
       body)),
     controls.length ? h("div", { class: "result-controls" }, controls) : null);
+  return panel;
 }

@@ -87,6 +87,7 @@ Live table (table.js, board.js)
 - `[data-testid=chat-send]` "Send": test_tables.py::test_a_private_table_the_host_and_the_chat
 - `[data-testid=chat-mute]` "Mute chat" / "Show chat" (remembered): test_tables.py::test_a_private_table_the_host_and_the_chat
 - `[data-testid=replay]` "Replay move by move": test_playing_keys_hints_and_leaving
+- `[data-testid=result-game]` "Game N": that game's breakdown at the end of a match (table and replay): test_tables.py::test_a_match_ends_with_every_games_scores
 - `[data-testid=guide-next]` "Got it" (the guided first game, guide.js): test_languages.py::test_guided_first_game_from_start_to_end
 - `[data-testid=guide-finish]` "Finish the guide" (its last explanation, the score): test_languages.py::test_guided_first_game_from_start_to_end
 - `[data-testid=guide-skip]` "Skip the guide": test_languages.py::test_skipping_the_guide

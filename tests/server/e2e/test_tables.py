@@ -239,7 +239,14 @@ def test_two_rematch_presses_make_one_table(web_server: Any, new_page: Any) -> N
     assert again.inner_text("[data-testid=join-rematch]") == "Join the rematch"
 
 
+def points(text: str) -> int:
+    """The points at the end of a breakdown item ("G green +21", "pink -3", "×2 = +4")."""
+    return int(text.split()[-1].replace("\u2212", "-"))
+
+
 def test_a_match_ends_with_every_games_scores(web_server: Any, new_page: Any, screenshots: Path) -> None:
+    """After a match: a column per game and the match total; the "Game N" buttons show each
+    game's breakdown (the last at first), whose points add up to that game's score."""
     base = web_server.url
     made = httpx.post(f"{base}/api/tables", json={
         "seats": [{"kind": "computer", "agent": "random"}] * 2, "rules": {"match_games": 2}}).json()["table"]["id"]
@@ -254,4 +261,34 @@ def test_a_match_ends_with_every_games_scores(web_server: Any, new_page: Any, sc
         games = [int(x.replace("\u2212", "-")) for x in row.locator("td.game-score").all_inner_texts()]
         assert games == [g[seat] for g in result["game_scores"]]
         assert sum(games) == int(row.locator("td.total").inner_text().replace("\u2212", "-")) == result["scores"][seat]
-    page.screenshot(path=str(screenshots / "match-breakdown.png"), full_page=True)
+    panel = page.locator("[data-testid=result]")
+    assert "Choose a game" in panel.locator("[data-testid=match-note]").inner_text()
+    buttons = page.locator("[data-testid=result-game]")
+    assert buttons.all_inner_texts() == ["Game 1", "Game 2"]
+    assert panel.get_attribute("data-shown-game") == "1"  # the last game at first
+    for game in (0, 1, 0):
+        page.click(f"[data-testid=result-game][data-game='{game}']")
+        page.wait_for_selector(f"[data-testid=result][data-shown-game='{game}']")
+        assert focused_game(page) == str(game)
+        pressed = page.locator("[data-testid=result-game]")
+        assert [pressed.nth(k).get_attribute("aria-pressed") for k in range(2)] == [str(k == game).lower() for k in range(2)]
+        for seat in range(2):
+            row = page.locator(f"[data-testid=result] tr[data-seat='{seat}']")
+            shown = row.locator("td.game-score.shown")
+            assert shown.count() == 1 and int(shown.inner_text().replace("\u2212", "-")) == result["game_scores"][game][seat]
+            b = result["game_breakdowns"][game][seat]
+            pos = [points(x) for x in row.locator("td.bd-pos .bd-item").all_inner_texts()]
+            neg = [points(x) for x in row.locator("td.bd-neg .bd-item").all_inner_texts()]
+            plus2 = row.locator("td.bd-plus2 .bd-item")
+            extra = points(plus2.inner_text()) if plus2.count() else 0
+            assert pos == list(b["positive"].values()) and neg == list(b["negative"].values()) and extra == b["plus2"]
+            assert sum(pos) + sum(neg) + extra == b["total"] == result["game_scores"][game][seat]
+            text = row.inner_text()
+            for colour in b["jokers"]:
+                assert f"\u2192 {colour}" in text
+        page.screenshot(path=str(screenshots / f"match-breakdown-game-{game + 1}.png"), full_page=True)
+
+
+def focused_game(page: Any) -> str:
+    """``data-game`` of the focused element (the "Game N" button just pressed)."""
+    return str(page.evaluate("() => document.activeElement.dataset.game"))

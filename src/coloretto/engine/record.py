@@ -605,8 +605,9 @@ def dumps_record_lines(records: Iterable[dict[str, Any]]) -> str:
     """The JSON-lines text of several records (``coloretto tournament --records``): one
     record per line, compact (no spaces), non-ASCII escaped, each line ending with a newline.
 
-    >>> dumps_record_lines([{"format": RECORD_FORMAT}, {"format": RECORD_FORMAT, "seats": ["Ann"]}])
-    '{"format":"coloretto-record/1"}\n{"format":"coloretto-record/1","seats":["Ann"]}\n'
+    >>> print(dumps_record_lines([{"format": RECORD_FORMAT}, {"format": RECORD_FORMAT, "seats": ["Ann"]}]), end="")
+    {"format":"coloretto-record/1"}
+    {"format":"coloretto-record/1","seats":["Ann"]}
     """
     return "".join(json.dumps(rec, separators=(",", ":")) + "\n" for rec in records)
 

@@ -350,7 +350,8 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:
         report.write_plot(result, args.plot)
     if args.records is not None:
-        save_records(args.records, (game.record for game in result.games))
+        # every game keeps its record when --records is given (keep_records)
+        save_records(args.records, [game.record for game in result.games if game.record is not None])
     return _check_forfeits(result)
 
 

@@ -431,6 +431,95 @@ def _show_bad_seat() -> Case:
 
 # ----- web client and server messages -------------------------------------------------------
 # Cases for the browser client's texts and the server's human-readable messages go here.
+SERVER_TESTS = Path(__file__).parent / "server"
+BOT = SERVER_TESTS / "first_legal_bot.py"
+BROKEN_BOT = SERVER_TESTS / "broken_bot.py"
+_SERVERS: list[Any] = []
+"""The one ``coloretto serve`` process of the connect cases, started by the first that needs it."""
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _stop_the_server() -> Any:
+    yield
+    for server in _SERVERS:
+        server.stop()
+    _SERVERS.clear()
+
+
+def _server() -> Any:
+    """The running server of the connect cases (a real ``coloretto serve``, as the server
+    tests run it)."""
+    if not _SERVERS:
+        if str(SERVER_TESTS) not in sys.path:
+            sys.path.insert(0, str(SERVER_TESTS))
+        from serverproc import FAST_TEST_FLAGS, ServerProcess
+
+        tmp = tmpdir()
+        _SERVERS.append(ServerProcess(f"sqlite:///{tmp / 'n.db'}", tmp / "serve.log", *FAST_TEST_FLAGS).start())
+    return _SERVERS[0]
+
+
+def _table_with_seat_2_open() -> str:
+    """The link of a new 3-seat table: Ann's seat 1 (index 0) handed to a computer player,
+    seat 2 (index 1) open, a computer at seat 3 (index 2)."""
+    import httpx
+    from websockets.sync.client import connect
+
+    server = _server()
+    made = httpx.post(server.url + "/api/tables", json={
+        "name": "Ann", "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "computer", "agent": "easy"}]}).json()
+    tid = made["table"]["id"]
+    with connect(f"{server.ws}/ws/tables/{tid}", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+        ws.send(json.dumps({"type": "hand_over", "seat": 0, "agent": "greedy"}))
+        while True:
+            msg = json.loads(ws.recv(timeout=30))
+            if msg.get("seats") and msg["seats"][0]["kind"] == "computer":
+                break
+    return f"{server.url}/table/{tid}"
+
+
+@case("connect: --seat counts from 1")
+def _connect_seat_zero() -> Case:
+    status, _, err = cli(["connect", "http://127.0.0.1:9/table/abc", "--engine", "true", "--seat", "0"])
+    assert status == 2
+    return err, ["--seat 0: seats are counted from 1 (seat 1 is the first seat)"], ["0 or more"]
+
+
+@case("connect: a seat that is not open, a seat the table lacks")
+def _connect_not_open() -> Case:
+    link = _table_with_seat_2_open()
+    engine = f"{sys.executable} {BOT}"
+    taken = cli(["connect", link, "--engine", engine, "--seat", "1"])
+    past = cli(["connect", link, "--engine", engine, "--seat", "4"])
+    assert taken[0] == past[0] == 2
+    return taken[2] + past[2], ["seat 1 is not open", "(open seats: 2)", "has 3 seats (seat 1 is the first seat)"], [
+        "open seats: 1",
+        "seat 0",
+    ]
+
+
+@case("connect: the seat taken and the game's end")
+def _connect_played() -> Case:
+    link = _table_with_seat_2_open()
+    status, out, err = cli(["connect", link, "--engine", f"{sys.executable} {BOT}"])
+    assert status == 0, err
+    said = err + out
+    return said, ["ready for seat 2", f"seated at table {link.rsplit('/', 1)[1]}, seat 2", "you were seat 2"], [
+        "ready for seat 1",
+        "seat 1 (token",
+        "you were seat 1",
+    ]
+
+
+@case("connect: an engine failing while it holds the seat")
+def _connect_failed() -> Case:
+    link = _table_with_seat_2_open()
+    engine = f"{sys.executable} {BROKEN_BOT} exit-on-decide"
+    status, out, err = cli(["connect", link, "--engine", engine, "--fallback", "greedy", "--json"])
+    assert status == 1, err
+    assert json.loads(out)["seat"] == 1  # the JSON counts from 0
+    return err, ["handing seat 2 to greedy", "seat 2 is now played by greedy"], ["handing seat 1", "seat 1 is now"]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

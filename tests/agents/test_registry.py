@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from coloretto.agents import Budget, make_agent
@@ -50,3 +55,65 @@ def test_oracle_is_not_offered_to_people_and_unknown_names_are_refused() -> None
     assert "oracle" not in PEOPLE_OPPONENTS
     with pytest.raises(ConfigurationError, match="unknown agent"):
         make_agent("grandmaster")
+
+
+REGISTRY_SOURCE = Path(__file__).resolve().parents[2] / "src" / "coloretto" / "agents" / "registry.py"
+
+BLOCKED_IMPORTS = """
+import sys
+from coloretto._optional import EXTRAS
+for modules in EXTRAS.values():
+    for name in modules:
+        sys.modules[name] = None  # importing it now raises ImportError
+for name in sys.argv[1:]:
+    try:
+        __import__(name)
+    except ImportError:
+        print("missing", name)
+    else:
+        print("imported", name)
+from coloretto.agents import make_agent
+from coloretto.agents.external import ExternalAgent
+print(type(make_agent("cmd:python3 bot.py")) is ExternalAgent)
+"""
+
+
+def _guarded_imports(source: str) -> list[str]:
+    """The modules (constant names) that ``source`` imports inside a ``try`` whose handlers
+    catch ``ModuleNotFoundError`` or ``ImportError``."""
+    guarded = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Try):
+            continue
+        caught = " ".join(ast.unparse(h.type) for h in node.handlers if h.type is not None)
+        if "ModuleNotFoundError" not in caught and "ImportError" not in caught:
+            continue
+        for inner in (n for stmt in node.body for n in ast.walk(stmt)):
+            if isinstance(inner, ast.ImportFrom) and inner.module:
+                package = ["coloretto", "agents"][: max(0, 3 - inner.level)] if inner.level else []
+                guarded.append(".".join([*package, inner.module]))
+            elif (
+                isinstance(inner, ast.Call)
+                and ast.unparse(inner.func).endswith("import_module")
+                and inner.args
+                and isinstance(inner.args[0], ast.Constant)
+            ):
+                guarded.append(inner.args[0].value)
+    return guarded
+
+
+def test_the_registry_guards_only_imports_that_can_fail() -> None:
+    """An import the registry guards against a missing module must be one that can be
+    missing: with every optional package made unimportable it fails. External engines
+    (``cmd:``) need none: their module imports and ``make_agent`` builds one all the same."""
+    guarded = _guarded_imports(REGISTRY_SOURCE.read_text())
+    done = subprocess.run(
+        [sys.executable, "-c", BLOCKED_IMPORTS, *guarded],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "True", done.stdout
+    assert [line for line in lines[:-1] if line.startswith("imported")] == []

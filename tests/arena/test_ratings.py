@@ -23,6 +23,7 @@ from coloretto.arena.ratings import (
 )
 from coloretto.arena.tournament import TournamentConfig, run_tournament
 from coloretto.engine.rules import preset
+from coloretto.engine.seeds import BOOTSTRAP, STREAMS, derive_seed
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -339,3 +340,30 @@ def test_the_coverage_benchmark_runs() -> None:
     assert figures["runs"] == 2 and figures["players"] == 3
     assert 0.0 <= figures["entry_coverage"] <= 1.0 and figures["mean_width_elo"] > 0
     assert figures["sd_of_ratings"] > 0
+
+
+def test_the_bootstrap_is_seeded_through_the_one_seed_scheme(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The resamples come from NumPy's generator seeded with ``derive_seed(seed,
+    BOOTSTRAP)`` (``engine.seeds``), never with the seed itself."""
+    seeds: list[object] = []
+    real = np.random.default_rng
+
+    def recording(seed: object = None) -> np.random.Generator:
+        seeds.append(seed)
+        return real(seed)
+
+    monkeypatch.setattr(np.random, "default_rng", recording)
+    ratings = rate_games(4, _trap(), seed=3, replicates=50)
+    assert seeds == [derive_seed(3, BOOTSTRAP)]
+    assert all(r.low is not None and r.high is not None for r in ratings)
+    assert BOOTSTRAP in STREAMS.values()
+
+
+def test_a_tournament_bootstraps_from_its_own_seed() -> None:
+    """A tournament's ratings are ``rate_games`` of its games with the run's seed (so the
+    resamples come from ``derive_seed(seed, BOOTSTRAP)``), and its report says that seed."""
+    result = _tournament(("random", "greedy", "random"), 12, seed=5)
+    games = [(g.deal, g.entries, g.ranks) for g in result.games]
+    expected = rate_games(3, games, seed=5)
+    assert [s.rating for s in result.entries] == expected
+    assert result.to_json()["rating_method"]["seed"] == 5

@@ -344,3 +344,20 @@ def test_the_score_table_and_per_entry_budgets(tmp_path: Path) -> None:
     assert [e["agent"] for e in entries] == ["ismcts@20", "ismcts"]
     with pytest.raises(SystemExit):
         main(["tournament", "--agents", "greedy,random", "--table", "green"])
+
+
+def test_records_replace_the_old_file_atomically(tmp_path: Path) -> None:
+    """``--records`` is written by ``engine.record.save_records``: a temporary file renamed
+    over the old one, so a reader that opened the old file still reads all of it, and the
+    new file holds every game, each a valid record."""
+    from coloretto.engine import replay
+
+    out = tmp_path / "games.jsonl"
+    out.write_text("the old records\n")
+    with out.open(encoding="utf-8") as old:
+        argv = ["tournament", "--agents", "greedy,random", "--games", "2", "--workers", "1"]
+        assert main([*argv, "--quiet", "--records", str(out)]) == 0
+        assert old.read() == "the old records\n"
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2 and all(replay(json.loads(line)).valid for line in lines)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl"]

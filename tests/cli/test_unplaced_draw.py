@@ -14,6 +14,8 @@ from coloretto.cli.main import main
 from coloretto.engine import Game, Rules, load_game, new_game, observe, perft
 from coloretto.engine.actions import DRAW
 
+from .records import write
+
 
 def unplaced_draw_record(old_style: bool = False) -> dict[str, Any]:
     """A 3-player game stopped right after its seventh draw."""
@@ -35,12 +37,6 @@ def unplaced_draw_record(old_style: bool = False) -> dict[str, Any]:
         tail = rec["actions"].pop()
         rec["pending_draw"] = {"seat": tail["seat"], "card": tail["card"]}
     return rec
-
-
-def write(tmp_path: Path, rec: dict[str, Any]) -> str:
-    path = tmp_path / "r.json"
-    path.write_text(json.dumps(rec))
-    return str(path)
 
 
 @pytest.mark.parametrize("old_style", [False, True], ids=["draw-entry", "pending_draw"])

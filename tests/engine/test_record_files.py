@@ -1,6 +1,7 @@
 """Records hold a draw as soon as it is made, chance outcomes are checked when stated, old
 records (``pending_draw``, unnamed shuffler) still replay, and record files are read and
-written in one place (``save_record``, ``load_record``, ``read_record``, ``dumps_record``)."""
+written in one place (``save_record``, ``save_records``, ``load_record``, ``read_record``,
+``dumps_record``)."""
 
 from __future__ import annotations
 
@@ -22,14 +23,16 @@ from coloretto.engine import (
     dumps_record,
     load_game,
     load_record,
+    load_record_json,
     new_game,
     read_record,
     replay,
     save_record,
+    save_records,
 )
 from coloretto.engine import actions as A
 from coloretto.engine.cards import CARD_NAMES, COLORS, GOLDEN_JOKER
-from coloretto.engine.record import setup_to_json
+from coloretto.engine.record import dumps_record_lines, setup_to_json
 from coloretto.engine.seeds import Rng
 from coloretto.engine.setup import build_pile_python_random, pile_composition
 
@@ -313,3 +316,49 @@ def test_golden_records_read_through_the_one_reader() -> None:
     for path in sorted(RECORDS.glob("legal_*.json")):
         rec: dict[str, Any] = load_record(path)
         assert replay(rec).valid, path.name
+
+
+def test_several_records_are_saved_as_json_lines_atomically(tmp_path: Path) -> None:
+    """``save_records`` (``tournament --records``): one compact record per line, written
+    through a temporary file renamed over the old one, so a reader holding the old file
+    still reads it whole; nothing is left behind on failure."""
+    recs = [play(Rules(players=p), p, 30).to_record() for p in (2, 3)]
+    path = tmp_path / "games.jsonl"
+    path.write_text("the old file\n")
+    with path.open(encoding="utf-8") as old:
+        save_records(path, recs)
+        assert old.read() == "the old file\n"
+    text = path.read_text(encoding="utf-8")
+    assert text == dumps_record_lines(recs) and text.count("\n") == 2 and " " not in text
+    assert [json.loads(line) for line in text.splitlines()] == json.loads(json.dumps(recs))
+    assert all(replay(json.loads(line)).valid for line in text.splitlines())
+    assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
+    with pytest.raises(OSError):
+        save_records(tmp_path / "missing" / "games.jsonl", recs)
+    with pytest.raises(TypeError):
+        save_records(path, [{"format": "coloretto-record/1", "seats": {1, 2}}])
+    assert path.read_text(encoding="utf-8") == text
+    assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
+
+
+@pytest.mark.parametrize(
+    ("content", "value"),
+    [(b"[1, 2]", [1, 2]), (b'{"format": "other/1"}', {"format": "other/1"}), (b"null", None)],
+)
+def test_the_unchecked_reader_gives_any_json_value(tmp_path: Path, content: bytes, value: Any) -> None:
+    """``load_record_json`` reads a file as ``load_record`` does but leaves the record
+    checks to ``replay``; its read errors are ``load_record``'s."""
+    path = tmp_path / "r.json"
+    path.write_bytes(content)
+    assert load_record_json(path) == value
+    with pytest.raises(InvalidRecordError):
+        load_record(path)
+    for bad in (b"\xff", b"{"):
+        path.write_bytes(bad)
+        with pytest.raises(UnreadableRecordError) as unchecked:
+            load_record_json(path)
+        with pytest.raises(UnreadableRecordError) as checked:
+            load_record(path)
+        assert str(unchecked.value) == str(checked.value)
+    with pytest.raises(UnreadableRecordError, match="is a directory"):
+        load_record_json(tmp_path)

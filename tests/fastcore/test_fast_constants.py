@@ -3,6 +3,7 @@ values (``layout``, ``kernels``) and as compiled into the machine code of the ke
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
@@ -50,6 +51,7 @@ ENGINE = {
     "MAX_ROWS": R.MAX_ROWS,
     "ROW_CELLS": R.MAX_CAPACITY,
     "MAX_SEATS": R.MAX_PLAYERS,
+    "MIN_SEATS": R.MIN_PLAYERS,
     "TABLE_CELLS": len(R.BROWN_TABLE),
     "FIRST_OUT_DRAWS": EXTRA_CARDS.index("first_out_draws"),
     "STARTER_LAST_TAKER": NEXT_ROUND_STARTERS.index("last_taker"),
@@ -96,14 +98,143 @@ def test_the_machine_code_holds_the_engine_values() -> None:
     ]
 
 
-def test_the_kernels_hold_no_code_literals() -> None:
-    """Card, action and phase codes come from the engine: no module-level integer literal
-    assignments and no ``-1`` comparisons for rows or cards remain in the kernels."""
-    source = Path(K.__file__).read_text()
-    literals = re.findall(r"^(_?[A-Z0-9_]+)\s*(?::\s*Final)?\s*=\s*-?\d+\s*$", source, re.MULTILINE)
-    # the kernels' own numbers: the size of a lookup table, the "no decision" result
-    assert literals == ["_SMALL_N", "NO_CHOICE"]
-    assert "== -1" not in source and "!= -1" not in source
+FASTCORE = Path(L.__file__).parent
+
+OWN_NUMBERS = {
+    "kernels": r"_SMALL_N|NO_CHOICE",
+    "search": r"NODE_(SEAT|NACTS|TOTAL|CODES)|EVAL_\w+|P_\w+|F_PARAMS|I_PARAMS|R_\w+|_NO_ROW",
+    "selfplay": r"(?!)",
+    "value": r"HIDDEN_CELLS|SEATS_AT|[SRG]_(PRESENT|CARDS_LEFT)",
+    "vector": r"EXTERNAL|OBS_\w+|REWARD_\w+|NO_ERROR",
+}
+"""Per module of compiled code, the names it may bind to an integer literal: its own numbers
+(cell indices of its own arrays, modes, table sizes, "none" results), never a code or a size
+of the engine's (those come from ``layout``)."""
+
+ENGINE_SIZES = {
+    L.NUM_COLORS,
+    L.CARDS_PER_COLOR,
+    L.NUM_PLUS2,
+    L.COLLECTION_SIZE,
+    L.MAX_SEATS,
+    L.MAX_ROWS,
+    L.ROW_CELLS,
+    L.TABLE_CELLS,
+    L.NUM_DISTINCT_ACTIONS,
+    L.MAX_PILE,
+}
+"""The engine's sizes (colours, seats, rows, cards of a kind, actions...): written as a
+number where a loop bound, an array size or a comparison needs one, they hide a code."""
+
+LAYOUT_ARRAYS = {"TABLE", "CAPS", "ROW_LEN", "ROW_TAKER", "ROWS", "OUT", "COLL", "TOTALS", "CHOSEN", "PILE", "REMOVED"}
+
+
+def compiled_modules() -> list[Path]:
+    """The modules of ``coloretto.fastcore`` that hold compiled (``@njit``) functions."""
+    found = []
+    for path in sorted(FASTCORE.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and any(
+                "njit" in ast.unparse(d) for d in node.decorator_list
+            ):
+                found.append(path)
+                break
+    return found
+
+
+def _int(node: ast.AST) -> int | None:
+    """The value of an integer literal (``7``, ``-1``), else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _int(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
+
+
+def code_literals(source: str, own: str) -> list[str]:
+    """Where ``source`` writes an engine code or size as a number: a module-level integer
+    literal bound to a name not matching ``own``; a comparison with ``-1`` (``UNTAKEN``,
+    ``NO_CARD``); an engine size (``ENGINE_SIZES``) as a loop bound, array size, slice
+    bound or in an order comparison; a layout array indexed with a number as its stride
+    (``COLL + 10 * seat``)."""
+    tree = ast.parse(source)
+    found = []
+    for node in tree.body:
+        targets = []
+        if isinstance(node, ast.Assign):
+            targets = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
+            targets = [node.target.id]
+        value = getattr(node, "value", None)
+        if value is not None and _int(value) is not None:
+            found += [f"line {node.lineno}: {t} = {_int(value)}" for t in targets if not re.fullmatch(own, t)]
+    for node in ast.walk(tree):
+        where = f"line {getattr(node, 'lineno', '?')}: {ast.unparse(node)}"
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            for op, left, right in zip(node.ops, sides, sides[1:]):
+                values = {_int(left), _int(right)}
+                if isinstance(op, (ast.Eq, ast.NotEq)) and -1 in values:
+                    found.append(where)
+                if isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) and values & ENGINE_SIZES:
+                    found.append(where)
+        elif isinstance(node, ast.Call):
+            name = ast.unparse(node.func)
+            if name in ("range", "np.empty", "np.zeros", "np.full", "np.ones") and node.args:
+                args = node.args if name == "range" else [node.args[0]]
+                shapes = [e for a in args for e in (a.elts if isinstance(a, ast.Tuple) else [a])]
+                if {_int(a) for a in shapes} & ENGINE_SIZES:
+                    found.append(where)
+        elif isinstance(node, ast.Slice):
+            if {_int(b) for b in (node.lower, node.upper) if b is not None} & ENGINE_SIZES:
+                found.append(where)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            for base, other in ((node.left, node.right), (node.right, node.left)):
+                if (
+                    isinstance(base, ast.Name)
+                    and base.id in LAYOUT_ARRAYS
+                    and isinstance(other, ast.BinOp)
+                    and isinstance(other.op, ast.Mult)
+                    and (_int(other.left) is not None or _int(other.right) is not None)
+                ):
+                    found.append(where)
+    return found
+
+
+def test_every_compiled_module_is_scanned() -> None:
+    names = [p.stem for p in compiled_modules()]
+    assert names == sorted(OWN_NUMBERS), names
+
+
+@pytest.mark.parametrize("module", sorted(OWN_NUMBERS))
+def test_the_compiled_modules_hold_no_code_literals(module: str) -> None:
+    """Card, colour, action, phase and layout codes and sizes come from the engine through
+    ``layout``: no literal stands for one in any module of compiled code."""
+    source = (FASTCORE / f"{module}.py").read_text()
+    assert code_literals(source, OWN_NUMBERS[module]) == []
+
+
+def test_the_scan_finds_code_literals() -> None:
+    """Each kind of literal the scan forbids is found (as the fast core once wrote them)."""
+    code = """
+SEAT_SLOTS: Final = 5
+_OWN: Final = 3
+def f(s, key, r, c, p, card):
+    for c in range(7):
+        key[c] = s[COLL + 10 * p + c]
+    x = s[ROWS + 6 * r]
+    if card < 7 and s[ROW_TAKER + r] == -1:
+        pass
+    key = np.zeros((7, 3), np.int64)
+    cnt = np.empty(10, np.int64)
+    half = key[5:10]
+    for i in range(3):
+        ok = i < 2 and s[OUT + 1] != 0 and s[COLL + COLL_CELLS * p] == NO_CARD
+"""
+    lines = sorted({int(hit.split(":")[0].split()[1]) for hit in code_literals(code, "_OWN")})
+    assert lines == [2, 5, 6, 7, 8, 10, 11, 12]
     layout_source = Path(L.__file__).read_text()
     for name in ("TURN", "PLACE", "CHOOSE", "OVER", "MAX_ROWS", "JOKER", "TAKE0"):
         assert not re.search(rf"^{name}: Final = \d", layout_source, re.MULTILINE), name

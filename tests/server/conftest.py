@@ -20,15 +20,10 @@ from typing import Any
 
 import pytest
 from backends import Backend
-from serverproc import ServerProcess
+from serverproc import FAST_TEST_FLAGS, ServerProcess
 
 PG_ADMIN_URL = os.environ.get("COLORETTO_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("COLORETTO_TEST_REDIS", "redis://127.0.0.1:6379/0")
-FAST_TEST_FLAGS = ("--computer-delay", "0", "--handover-after", "0", "--ws-rate", "1000", "--ws-burst", "1000",
-                   "--ip-rate", "1000", "--ip-burst", "1000", "--max-computer-tables", "1000", "--max-open-tables", "1000",
-                   "--sync-rate", "1000")
-"""Flags of the server tests' processes: computers act at once, limits out of the way (the
-limits have their own tests)."""
 
 
 def _port_open(host: str, port: int) -> bool:

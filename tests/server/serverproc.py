@@ -20,6 +20,13 @@ import pytest
 STARTUP_WAIT_S = 120.0
 
 
+FAST_TEST_FLAGS = ("--computer-delay", "0", "--handover-after", "0", "--ws-rate", "1000", "--ws-burst", "1000",
+                   "--ip-rate", "1000", "--ip-burst", "1000", "--max-computer-tables", "1000", "--max-open-tables", "1000",
+                   "--sync-rate", "1000")
+"""Flags of the test servers: computers act at once, limits out of the way (the limits have
+their own tests)."""
+
+
 def free_port() -> int:
     """A TCP port free right now on 127.0.0.1."""
     with socket.socket() as s:

@@ -76,8 +76,9 @@ def _open_table(server: Any) -> tuple[str, str]:
 
 def test_connect_starts_the_engine_before_taking_a_seat(tmp_path: Path, server_factory: Any,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    """An engine that cannot start (missing program, empty command, garbage at hello) and a
-    bad --fallback: exit 2 and the seat stays open (nothing was joined)."""
+    """An engine that cannot start (missing program, empty command, garbage at hello), a
+    bad --fallback and a bad --seat (counted from 1): exit 2 and the seat stays open
+    (nothing was joined)."""
     server = server_factory(f"sqlite:///{tmp_path / 'c.db'}").start()
     tid, ann_token = _open_table(server)
     link = f"{server.url}/table/{tid}"
@@ -87,12 +88,23 @@ def test_connect_starts_the_engine_before_taking_a_seat(tmp_path: Path, server_f
         (["--engine", f"{sys.executable} {BROKEN} garbage-hello"], "malformed"),
         (["--engine", f"{sys.executable} {BOT}", "--fallback", "oracle"], None),  # not offered to people
         (["--engine", f"{sys.executable} {BOT}", "--fallback", "nobody"], None),
+        # --seat counts from 1: seat 1 is Ann's (a computer's now), the table has 3 seats
+        (["--engine", f"{sys.executable} {BOT}", "--seat", "0"], None),
+        (["--engine", f"{sys.executable} {BOT}", "--seat", "1"], None),
+        (["--engine", f"{sys.executable} {BOT}", "--seat", "4"], None),
     ]
+    said = {
+        "0": "--seat 0: seats are counted from 1 (seat 1 is the first seat)",
+        "1": "seat 1 is not open at table " + tid + " (open seats: 2)",
+        "4": "--seat 4: table " + tid + " has 3 seats (seat 1 is the first seat)",
+    }
     for extra, kind in cases:
         capsys.readouterr()
         assert main(["connect", link, "--name", "Botty", "--json", *extra]) == 2, extra
         out, err = capsys.readouterr()
         assert "coloretto connect: error:" in err and "seated at table" not in err, (extra, err)
+        if "--seat" in extra:
+            assert said[extra[-1]] in err, err
         if kind is not None:  # the engine was tried: the JSON outcome says so
             report = json.loads(out)
             assert report["outcome"] == "engine_failed" and report["joined"] is False, report
@@ -115,13 +127,14 @@ def test_connect_starts_the_engine_before_taking_a_seat(tmp_path: Path, server_f
 def test_connect_hands_the_seat_over_when_the_engine_fails_mid_game(
         tmp_path: Path, server_factory: Any, capsys: pytest.CaptureFixture[str]) -> None:
     """The engine answers hello, then dies at its first decision: the seat goes to --fallback,
-    the game goes on to its end, --json reports the failure and the hand-over, exit 1."""
+    the game goes on to its end, --json reports the failure and the hand-over, exit 1.
+    ``--seat 2`` is the seat at index 1 (people count from 1, the JSON from 0)."""
     server = server_factory(f"sqlite:///{tmp_path / 'c.db'}").start()
     tid, _ = _open_table(server)
     watch = WS(SyncSession(f"{server.ws}/ws/tables/{tid}"))
     watch.hello()
     code = main(["connect", f"{server.url}/table/{tid}", "--engine", f"{sys.executable} {BROKEN} exit-on-decide",
-                 "--name", "Botty", "--fallback", "greedy", "--json"])
+                 "--name", "Botty", "--fallback", "greedy", "--seat", "2", "--json"])
     out, err = capsys.readouterr()
     assert code == 1, err
     report = json.loads(out)
@@ -129,7 +142,9 @@ def test_connect_hands_the_seat_over_when_the_engine_fails_mid_game(
     assert report["joined"] is True and report["failure"]["kind"] == "exited", report
     assert report["hand_over"] == {"agent": "greedy", "done": True, "error": None}, report
     assert report["table_url"] == f"{server.url}/table/{tid}" and report["result"] is None
-    assert "handing seat 1 to greedy" in err
+    # people count seats from 1 (--seat 2, the messages), the JSON from 0 ("seat": 1)
+    assert "ready for seat 2" in err and f"seated at table {tid}, seat 2 " in err
+    assert "handing seat 2 to greedy" in err and "seat 2 is now played by greedy" in err
     seat = httpx.get(f"{server.url}/api/tables/{tid}").json()["seats"][1]
     assert seat["kind"] == "computer" and seat["agent"] == "greedy" and seat["handed_over"] and seat["name"] == "Botty"
     end = watch.until(lambda m: m["type"] == "state" and m["status"] == "finished")

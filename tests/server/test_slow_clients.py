@@ -52,6 +52,43 @@ def test_a_socket_without_hello_is_closed(client: TestClient, monkeypatch: pytes
         assert closed.value.code == 4408
 
 
+def test_a_body_too_slow_is_answered_request_timeout(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A body that stops arriving is answered 408 ``request_timeout`` (its own code, with its
+    status) and the connection is to be closed; the application never sees the request."""
+    import asyncio
+    import json
+
+    from coloretto.server import ratelimit
+
+    monkeypatch.setattr(ratelimit, "BODY_TIMEOUT", 0.2)
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+        "scheme": "http", "path": "/api/tables", "raw_path": b"/api/tables", "query_string": b"",
+        "root_path": "", "client": ("127.0.0.9", 5000), "server": ("testserver", 80),
+        "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"), (b"content-length", b"100")],
+    }
+    sent: list[dict[str, Any]] = []
+    chunks = [{"type": "http.request", "body": b'{"seats":', "more_body": True}]
+
+    async def receive() -> dict[str, Any]:
+        if chunks:
+            return chunks.pop()
+        await asyncio.sleep(3600)  # the rest of the body never comes
+        raise AssertionError("unreachable")
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    asyncio.run(asyncio.wait_for(client.app(scope, receive, send), 10))
+    start = sent[0]
+    assert start["status"] == 408
+    assert (b"connection", b"close") in [(k.lower(), v) for k, v in start["headers"]]
+    body = json.loads(b"".join(m.get("body", b"") for m in sent[1:]))
+    assert body["error"]["code"] == "request_timeout" and "over 0.2 s" in body["error"]["message"]
+
+
 def test_only_connections_that_said_hello_count_against_the_address(client: TestClient) -> None:
     made = create(client)
     tid = made["table"]["id"]
@@ -128,6 +165,7 @@ def test_half_sent_requests_time_out(server_factory: Any, tmp_path: Path) -> Non
     assert HEADER_TIMEOUT - 1 <= time.monotonic() - started <= HEADER_TIMEOUT + 5
     answer = read_all(body, BODY_TIMEOUT + 5)
     assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+    assert b'"code":"request_timeout"' in answer, answer[:400]
     for s in (headers, body):
         s.close()
 

@@ -81,12 +81,9 @@ def make_agent(spec: str, seed: int = 0, budget: Budget | None = None) -> Agent:
     if own is not None:
         budget = own
     if is_external(spec):
-        try:
-            module = importlib.import_module("coloretto.agents.external")
-        except ModuleNotFoundError:
-            raise ConfigurationError("external engines are not available in this installation") from None
-        agent: Agent = module.ExternalAgent(spec[4:], seed=seed, budget=budget)
-        return agent
+        from .external import ExternalAgent
+
+        return ExternalAgent(spec[4:], seed=seed, budget=budget)
     if spec.startswith("policy:"):
         from .policy import PolicyAgent
 

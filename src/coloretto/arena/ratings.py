@@ -30,9 +30,9 @@ Model
   deals with replacement (each deal keeps all its games: the same cards played with the
   seats rotated), a fit per resample, and the 2.5th and 97.5th percentiles of each entry's
   Elo points. Deals are put in a canonical order (by their counts) before resampling and the
-  generator is seeded (``seed``; a tournament derives it from its run seed with
-  ``engine.seeds.derive_seed``), so the intervals depend only on the games, not on their
-  order or deal numbers. With fewer than two deals there is no interval.
+  generator is seeded from ``seed`` by the one seed scheme (``engine.seeds``:
+  ``derive_seed(seed, BOOTSTRAP)``; a tournament's ``seed`` is its run's), so the intervals
+  depend only on the games and the seed, not on the games' order or deal numbers. With fewer than two deals there is no interval.
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 import numpy as np
+
+from ..engine.seeds import BOOTSTRAP, derive_seed
 
 ELO_PER_NAT: Final = 400.0 / math.log(10.0)
 """Elo points per unit of Luce strength (natural log odds)."""
@@ -129,7 +131,8 @@ def p_win(elo: float, players: int) -> float:
 
 
 def method(seed: int, replicates: int = REPLICATES) -> dict[str, Any]:
-    """A JSON description of the rating method (module docstring) for reports."""
+    """A JSON description of the rating method (module docstring) for reports; ``seed``:
+    the bootstrap's root seed, as given to ``rate_games``."""
     return {
         "model": "Luce choice (Plackett-Luce, first place) of the winner of each game, "
         "maximum likelihood",
@@ -206,7 +209,8 @@ def rate_games(
         games: per game, ``(deal, who, ranks)``: the deal it was played on (games of one
             deal are resampled together), ``who[seat]`` the player in that seat and
             ``ranks[seat]`` its rank (1 = best; equal ranks are ties). Any order.
-        seed: seed of the bootstrap's generator.
+        seed: root seed of the bootstrap (any integer): its resamples are drawn by NumPy's
+            generator seeded with ``derive_seed(seed, BOOTSTRAP)`` (``engine.seeds``).
         replicates: bootstrap resamples (at least 1).
         virtual_games: weight of the prior (``VIRTUAL_GAMES``; positive).
 
@@ -270,7 +274,7 @@ def rate_games(
 
     if len(deals) < 2:
         return [rating(p, None, None) for p in range(players)]
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(derive_seed(seed, BOOTSTRAP))
     d = len(deals)
     draws = rng.multinomial(d, np.full(d, 1.0 / d), size=replicates)
     resampled = draws @ deals

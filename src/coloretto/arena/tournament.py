@@ -28,7 +28,8 @@ Method
   interpolation).
 - **Ratings:** one maximum-likelihood fit of a Luce choice model of each game's winner
   (ties split) over every game, on the Elo scale relative to the field mean, with 95%
-  percentile-bootstrap intervals over deals (bootstrap seed ``derive_seed(root, SAMPLE)``);
+  percentile-bootstrap intervals over deals (the bootstrap seeded with
+  ``derive_seed(root, BOOTSTRAP)``);
   independent of the order of the games, and ordered exactly as the entries' win shares
   (every entry sits at every table; ``ratings``).
 - **Engine failures** (``EngineFailure`` of an external engine, including a failure to
@@ -53,7 +54,7 @@ from ..agents.base import Agent, Budget
 from ..agents.registry import is_external, make_agent
 from ..engine.errors import ConfigurationError
 from ..engine.rules import Rules
-from ..engine.seeds import AGENT, ENGINE, FALLBACK, GAME, SAMPLE, derive_seed, one_way_seed, seal
+from ..engine.seeds import AGENT, ENGINE, FALLBACK, GAME, derive_seed, one_way_seed, seal
 from .driver import start_game
 from .failures import (
     SeatPlayer,
@@ -69,12 +70,6 @@ from .stats import WIN_SHARE_RANGE, Estimate, game_outcome, mean_ci
 RESULT_FORMAT: Final = "coloretto-tournament/3"
 
 log = logging.getLogger(__name__)
-
-
-def rating_seed(root: int) -> int:
-    """The seed of the ratings' bootstrap in a run with seed ``root``:
-    ``derive_seed(root, SAMPLE)``."""
-    return derive_seed(root, SAMPLE)
 
 
 def entry_seat(entry: int, rotation: int, players: int) -> int:
@@ -440,7 +435,7 @@ class TournamentResult:
             "format": RESULT_FORMAT,
             "config": self.config.to_json(),
             "par_win_share": 1.0 / self.config.players,
-            "rating_method": method(rating_seed(self.config.seed)),
+            "rating_method": method(self.config.seed),
             "entries": [dict(s.to_json(timings=timings), entry=s.entries[0]) for s in self.entries],
             "agents": [s.to_json(timings=timings) for s in self.agents],
             "failures": self.failures,
@@ -478,9 +473,7 @@ def summarize(
     by_deal: dict[int, list[GameResult]] = {}
     for g in games:
         by_deal.setdefault(g.deal, []).append(g)
-    ratings = rate_games(
-        n, [(g.deal, g.entries, g.ranks) for g in games], seed=rating_seed(config.seed)
-    )
+    ratings = rate_games(n, [(g.deal, g.entries, g.ranks) for g in games], seed=config.seed)
 
     def summary(agent: str, entries: Sequence[int], rating: Rating | None) -> Summary:
         cols: dict[str, list[float]] = {"share": [], "score": [], "margin": [], "rank": []}
@@ -581,7 +574,6 @@ __all__ = [
     "percentile",
     "plan",
     "play_game",
-    "rating_seed",
     "rounded_games",
     "run_tournament",
     "seat_entry",

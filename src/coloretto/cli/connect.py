@@ -24,7 +24,8 @@ which seat the token holds, before the first decision; if it fails the command e
 status 2 and leaves the seat as it was.
 
 Output: progress goes to standard error; the outcome to standard output (one JSON object
-with ``--json``, see ``outcome_json``).
+with ``--json``, see ``outcome_json``). Seats are counted from 1 for people (``--seat 1`` is
+the first seat, and every message says so) and from 0 in the JSON, as in the web API.
 """
 
 from __future__ import annotations
@@ -61,6 +62,9 @@ exit status: 0 the game ended (the result is printed); 1 the engine failed durin
 arguments, an unreachable or closed table, or an engine that could not start (nothing was
 joined then).
 
+--seat counts from 1 (seat 1 is the first seat), as the messages do; the JSON counts seats
+from 0, as the web API does.
+
 --json prints one object on standard output:
   the game ended:    {"outcome": "finished", "table", "seat", "scores", "ranks", "winners", ...}
   engine failed:     {"outcome": "engine_failed", "table", "seat", "joined", "failure": {"kind",
@@ -82,7 +86,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("url", help="the table's invite link (http://HOST:PORT/table/ID)")
     p.add_argument("--engine", required=True, help='command line of the engine, e.g. "python3 my_bot.py"')
     p.add_argument("--name", default="bot", help="player name to join under (default: bot)")
-    p.add_argument("--seat", type=int, default=None, help="seat to take (default: the first open seat)")
+    p.add_argument("--seat", type=int, default=None, metavar="N",
+                   help="seat to take, counted from 1: seat 1 is the first seat (default: the first open seat)")
     p.add_argument("--token", default=None, help="a seat token you already hold (do not join again)")
     p.add_argument("--time", default="1s", help="thinking time per decision sent to the engine (default 1s)")
     p.add_argument("--fallback", default="medium",
@@ -226,18 +231,27 @@ class _Client:
         return data
 
     def open_seat(self, table: dict[str, Any]) -> int:
-        """The seat to take at ``table`` (``--seat`` or the first open one)."""
+        """The seat to take at ``table``, counted from 0 as the API counts: ``--seat``
+        (counted from 1) or the first open one.
+
+        Raises:
+            UsageError: the table takes no players, has no open seat, has no seat ``--seat``
+                or that seat is not open (messages count seats from 1).
+        """
         if table["status"] != "open":
             raise UsageError(f"table {self.table_id} is {table['status']}: it takes no more players "
                              "(use --token to come back to a seat you hold)")
         open_seats = [s["seat"] for s in table["seats"] if s["kind"] == "open"]
-        want: int | None = self.args.seat
-        if want is not None and want not in open_seats:
-            raise UsageError(f"seat {want} is not open at table {self.table_id} "
-                             f"(open seats: {', '.join(map(str, open_seats)) or 'none'})")
+        asked: int | None = self.args.seat
+        if asked is not None and asked > len(table["seats"]):
+            raise UsageError(f"--seat {asked}: table {self.table_id} has {len(table['seats'])} seats "
+                             f"(seat 1 is the first seat)")
+        if asked is not None and asked - 1 not in open_seats:
+            raise UsageError(f"seat {asked} is not open at table {self.table_id} "
+                             f"(open seats: {', '.join(str(s + 1) for s in open_seats) or 'none'})")
         if not open_seats:
             raise UsageError(f"table {self.table_id} has no open seat")
-        return want if want is not None else int(open_seats[0])
+        return asked - 1 if asked is not None else int(open_seats[0])
 
     def join(self) -> None:
         """Greet the engine for the seat to take, then take it (retrying when someone else
@@ -248,7 +262,8 @@ class _Client:
             want = self.open_seat(table)
             if want != self.seat or not self.greeted:
                 self.greet(want, table["rules"], joined=False)
-                print(f"engine {self.agent.engine_name or self.args.engine!r} ready for seat {want}", file=sys.stderr)
+                print(f"engine {self.agent.engine_name or self.args.engine!r} ready for seat {want + 1}",
+                      file=sys.stderr)
             try:
                 r = httpx.post(f"{self.base}/api/tables/{self.table_id}/join",
                                json={"name": self.args.name, "seat": want}, timeout=10)
@@ -257,7 +272,8 @@ class _Client:
             if r.status_code == 200:
                 joined = r.json()
                 self.token, self.seat = joined["token"], joined["seat"]
-                print(f"seated at table {self.table_id}, seat {self.seat} (token {self.token})", file=sys.stderr)
+                print(f"seated at table {self.table_id}, seat {self.seat + 1} (token {self.token})",
+                      file=sys.stderr)
                 return
             if not (r.status_code == 409 and self.args.seat is None and attempt + 1 < JOIN_ATTEMPTS):
                 break
@@ -352,7 +368,8 @@ class _Client:
         if self.args.json:
             print(json.dumps({"outcome": "finished", "table": self.table_id, "seat": self.seat, **res}))
         else:
-            print(f"game over: scores {res['scores']}, ranks {res['ranks']}; you were seat {self.seat}")
+            seat = "?" if self.seat is None else self.seat + 1
+            print(f"game over: scores {res['scores']}, ranks {res['ranks']}; you were seat {seat}")
         return 0
 
     def fail_over(self, ws: Any, exc: Exception) -> int:
@@ -360,12 +377,13 @@ class _Client:
         (a hand-over to the server's computer player); report; exit status 1."""
         seat, fallback = self.my_seat(), self.policy.agent
         assert self.token is not None and fallback is not None and isinstance(exc, EngineFailure)
-        print(f"engine failed: {exc}; handing seat {seat} to {fallback}", file=sys.stderr)
+        print(f"engine failed: {exc}; handing seat {seat + 1} to {fallback}", file=sys.stderr)
         done, error = _hand_over(ws, self.open_ws, self.hello, seat, fallback, self.lib.lost)
         if done:
-            print(f"seat {seat} is now played by {fallback}; the game goes on at {self.table_url}", file=sys.stderr)
+            print(f"seat {seat + 1} is now played by {fallback}; the game goes on at {self.table_url}",
+                  file=sys.stderr)
         else:
-            print(f"could not hand seat {seat} over: {error}; hand it over at {self.table_url} "
+            print(f"could not hand seat {seat + 1} over: {error}; hand it over at {self.table_url} "
                   f"or come back with --token {self.token}", file=sys.stderr)
         self.emit(outcome_json(table=self.table_id, seat=seat, joined=True, failure=exc.to_json(),
                                hand_over={"agent": fallback, "done": done, "error": error},
@@ -392,8 +410,8 @@ def _client(args: argparse.Namespace) -> _Client:
     if args.fallback not in PEOPLE_OPPONENTS:
         raise UsageError(f"--fallback {args.fallback!r} is not a computer player the server offers; "
                          f"choose one of {', '.join(PEOPLE_OPPONENTS)}")
-    if args.seat is not None and args.seat < 0:
-        raise UsageError(f"--seat must be 0 or more, not {args.seat}")
+    if args.seat is not None and args.seat < 1:
+        raise UsageError(f"--seat {args.seat}: seats are counted from 1 (seat 1 is the first seat)")
     if args.token is not None and args.seat is not None:
         raise UsageError("--seat and --token do not go together: a token already names its seat")
     try:

@@ -12,47 +12,32 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..engine.record import replay
+from ..engine.errors import UnreadableRecordError
+from ..engine.record import load_record_json, replay
 from .main import UsageError
 
 
 def read_record_file(path: str) -> Any:
-    """The parsed JSON of ``path`` (any JSON value; the record checks come later).
+    """The JSON value of the record file ``path``, read by ``engine.record.load_record_json``
+    (any JSON value: ``replay`` checks that it is a record, so a wrong one is reported as an
+    invalid record, exit 1).
 
     Raises:
-        UsageError: the file is missing or unreadable, not UTF-8 text, not JSON, nested too
-            deeply for the JSON reader, or holds an integer too large to read (more than
-            Python's 4300 digits) (exit 2).
+        UsageError: the engine's ``UnreadableRecordError``, with its message: the file is
+            missing or unreadable, a directory, not UTF-8 text, not JSON, nested too deeply
+            for the JSON reader, or holds an integer too large to read (more than Python's
+            4300 digits) (exit 2).
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except IsADirectoryError:
-        raise UsageError(f"{path} is a directory, not a record file") from None
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{path} is not a text (UTF-8) file") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{path} is not JSON: {exc}") from None
-    except RecursionError:
-        raise UsageError(f"{path} cannot be read: its JSON is nested too deeply") from None
-    except ValueError as exc:  # "Exceeds the limit (4300 digits) for integer string conversion"
-        if "digits" in str(exc):
-            limit = sys.get_int_max_str_digits()
-            raise UsageError(
-                f"{path} cannot be read: a number in it is too large (more than {limit} digits)"
-            ) from None
-        raise UsageError(f"{path} is not JSON: {exc}") from None
+        return load_record_json(path)
+    except UnreadableRecordError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def action_label(index: int) -> str:

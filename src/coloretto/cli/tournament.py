@@ -271,10 +271,9 @@ def run(args: argparse.Namespace) -> int:
     """Run the tournament and write the reports; 0 on success (engine failures included:
     they are reported, not fatal), 1 when an entry forfeited every one of its games, 2 on
     bad input."""
-    import json
-
     from ..arena import report
     from ..arena.tournament import run_tournament
+    from ..engine.record import save_records
 
     config = build_config(args)
     show_progress = not args.quiet and sys.stderr.isatty()
@@ -351,10 +350,8 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:
         report.write_plot(result, args.plot)
     if args.records is not None:
-        with open(args.records, "w", encoding="utf-8") as out:
-            out.writelines(
-                json.dumps(game.record, separators=(",", ":")) + "\n" for game in result.games
-            )
+        # every game keeps its record when --records is given (keep_records)
+        save_records(args.records, [game.record for game in result.games if game.record is not None])
     return _check_forfeits(result)
 
 

@@ -3,7 +3,8 @@
 No clock and no global randomness: a seed or a given draw pile in, a deterministic game out.
 Every random choice goes through ``engine.seeds`` (``derive_seed``, ``Rng``). The one I/O
 exception is ``engine.record``: ``load_record`` / ``read_record`` read record files and
-``save_record`` writes them (atomically), so records are read and written in one place.
+``save_record`` / ``save_records`` write them (atomically), so records are read and written
+in one place.
 
 Typical use::
 
@@ -51,9 +52,11 @@ from .record import (
     dumps_record,
     load_game,
     load_record,
+    load_record_json,
     read_record,
     replay,
     save_record,
+    save_records,
 )
 from .rules import PRESETS, GameInfo, Rules, game_info, preset
 from .scoring import ScoreBreakdown, optimal_score, optimal_total
@@ -116,6 +119,7 @@ __all__ = [
     "hash_seed",
     "load_game",
     "load_record",
+    "load_record_json",
     "new_game",
     "observe",
     "optimal_score",
@@ -125,4 +129,5 @@ __all__ = [
     "read_record",
     "replay",
     "save_record",
+    "save_records",
 ]

@@ -6,8 +6,10 @@ list of one per game for a match), the actions in order, and optionally the resu
 ``replay`` checks a record action by action against the rules.
 
 Records are read and written here and nowhere else: ``load_record`` / ``read_record`` parse a
-file or text with precise errors, ``save_record`` writes one atomically in the one layout of
-``dumps_record``. This is the engine's only I/O.
+file or text with precise errors (``load_record_json`` / ``parse_record`` without the check
+that it claims to be a record), ``save_record`` writes one atomically in the one layout of
+``dumps_record``, ``save_records`` several as JSON lines, as atomically. This is the engine's
+only I/O.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -608,16 +610,43 @@ def dumps_record(record: dict[str, Any]) -> str:
 def save_record(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
     """Write ``record`` to ``path`` atomically, as ``dumps_record`` lays it out: a temporary
     file in the same directory is written, flushed and fsynced, then renamed over ``path``
-    (``os.replace``), so a reader sees the old file or the new one, never a part. The
-    engine's one I/O besides ``load_record``.
+    (``os.replace``), so a reader sees the old file or the new one, never a part.
 
     Raises:
         OSError: the directory cannot be written (no temporary file is left behind).
     """
-    text = dumps_record(record)
+    _write_atomically(path, dumps_record(record), ".json")
+
+
+def dumps_record_lines(records: Iterable[dict[str, Any]]) -> str:
+    """The JSON-lines text of several records (``coloretto tournament --records``): one
+    record per line, compact (no spaces), non-ASCII escaped, each line ending with a newline.
+
+    >>> print(dumps_record_lines([{"format": RECORD_FORMAT}, {"format": RECORD_FORMAT, "seats": ["Ann"]}]), end="")
+    {"format":"coloretto-record/1"}
+    {"format":"coloretto-record/1","seats":["Ann"]}
+    """
+    return "".join(json.dumps(rec, separators=(",", ":")) + "\n" for rec in records)
+
+
+def save_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]]) -> None:
+    """Write ``records`` to ``path`` as JSON lines (``dumps_record_lines``), atomically as
+    ``save_record`` writes one record: a reader sees the old file or the whole new one.
+
+    Raises:
+        OSError: the directory cannot be written (no temporary file is left behind).
+    """
+    _write_atomically(path, dumps_record_lines(records), ".jsonl")
+
+
+def _write_atomically(path: str | os.PathLike[str], text: str, suffix: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same directory
+    (named ``.coloretto-*<suffix>``), flushed and fsynced, then renamed over ``path``
+    (``os.replace``) and the rename made durable; on failure the temporary file is removed
+    and the error raised (``OSError``)."""
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=".coloretto-", suffix=".json", dir=directory)
+    fd, tmp = tempfile.mkstemp(prefix=".coloretto-", suffix=suffix, dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -647,10 +676,9 @@ def _fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def read_record(text: str | bytes, *, source: str = "the record") -> dict[str, Any]:
-    """Parse the JSON text of a record and check that it claims to be one: a JSON object
-    whose ``format`` is ``coloretto-record/1``. The rest is checked by ``replay`` /
-    ``load_game``.
+def parse_record(text: str | bytes, *, source: str = "the record") -> Any:
+    """Parse the JSON text of a record file into whatever JSON value it holds, unchecked
+    (``read_record`` checks that it claims to be a record, ``replay`` the rest).
 
     Args:
         text: the file's text (``str``) or bytes (decoded as UTF-8).
@@ -659,14 +687,9 @@ def read_record(text: str | bytes, *, source: str = "the record") -> dict[str, A
     Raises:
         UnreadableRecordError: not UTF-8, not JSON, nested too deeply for the JSON reader,
             or a number too large to read.
-        InvalidRecordError: JSON, but not an object or not of this format.
 
-    >>> read_record('{"format": "coloretto-record/1", "setup": {}}')["format"]
-    'coloretto-record/1'
-    >>> read_record("[1, 2")
-    Traceback (most recent call last):
-    ...
-    coloretto.engine.errors.UnreadableRecordError: the record is not JSON: Expecting ',' delimiter: line 1 column 6 (char 5)
+    >>> parse_record("[1, 2]")
+    [1, 2]
     """
     if isinstance(text, bytes):
         try:
@@ -674,7 +697,7 @@ def read_record(text: str | bytes, *, source: str = "the record") -> dict[str, A
         except UnicodeDecodeError:
             raise UnreadableRecordError(f"{source} is not a text (UTF-8) file") from None
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise UnreadableRecordError(f"{source} is not JSON: {exc}") from None
     except RecursionError:
@@ -686,6 +709,29 @@ def read_record(text: str | bytes, *, source: str = "the record") -> dict[str, A
                 f"(more than {sys.get_int_max_str_digits()} digits)"
             ) from None
         raise UnreadableRecordError(f"{source} is not JSON: {exc}") from None
+
+
+def read_record(text: str | bytes, *, source: str = "the record") -> dict[str, Any]:
+    """Parse the JSON text of a record and check that it claims to be one: a JSON object
+    whose ``format`` is ``coloretto-record/1``. The rest is checked by ``replay`` /
+    ``load_game``.
+
+    Args:
+        text: the file's text (``str``) or bytes (decoded as UTF-8).
+        source: how messages name the text (e.g. the file name).
+
+    Raises:
+        UnreadableRecordError: as ``parse_record``.
+        InvalidRecordError: JSON, but not an object or not of this format.
+
+    >>> read_record('{"format": "coloretto-record/1", "setup": {}}')["format"]
+    'coloretto-record/1'
+    >>> read_record("[1, 2")
+    Traceback (most recent call last):
+    ...
+    coloretto.engine.errors.UnreadableRecordError: the record is not JSON: Expecting ',' delimiter: line 1 column 6 (char 5)
+    """
+    data = parse_record(text, source=source)
     if not isinstance(data, dict):
         raise InvalidRecordError(f"a record must be a JSON object, not {type(data).__name__}")
     if data.get("format") != RECORD_FORMAT:
@@ -704,10 +750,31 @@ def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
         InvalidRecordError: as ``read_record``.
     """
     name = os.fspath(path)
+    return read_record(_read_bytes(name), source=name)
+
+
+def load_record_json(path: str | os.PathLike[str]) -> Any:
+    """Read the record file ``path`` as ``load_record`` does, without the check that it
+    claims to be a record: its JSON value, whatever it is. For the commands that report a
+    record of the wrong shape as they report any invalid record (``replay`` names the
+    problem; exit status 1), so only an unreadable file is an error here.
+
+    Raises:
+        UnreadableRecordError: as ``load_record``.
+    """
+    name = os.fspath(path)
+    return parse_record(_read_bytes(name), source=name)
+
+
+def _read_bytes(name: str) -> bytes:
+    """The bytes of the file ``name``.
+
+    Raises:
+        UnreadableRecordError: it is missing, a directory or unreadable (the message names it).
+    """
     try:
-        data = Path(name).read_bytes()
+        return Path(name).read_bytes()
     except IsADirectoryError:
         raise UnreadableRecordError(f"{name} is a directory, not a record file") from None
     except OSError as exc:
         raise UnreadableRecordError(f"cannot read {name}: {exc.strerror or exc}") from None
-    return read_record(data, source=name)

@@ -105,6 +105,10 @@ ENGINE: Final = 9
 ``one_way_seed(game_seed, ENGINE, s)``, so that the seed does not give the deal away."""
 SEALED: Final = 10
 """The root a run with external engines deals from: ``seal(root, secret)``."""
+BOOTSTRAP: Final = 11
+"""The resamples of a rating's bootstrap (``arena.ratings.rate_games``) with root seed
+``seed``: NumPy's generator seeded with ``derive_seed(seed, BOOTSTRAP)`` (a tournament's
+``seed`` is its run's root seed)."""
 
 STREAMS: Final = {
     "DEAL": DEAL,
@@ -117,6 +121,7 @@ STREAMS: Final = {
     "DECISION": DECISION,
     "ENGINE": ENGINE,
     "SEALED": SEALED,
+    "BOOTSTRAP": BOOTSTRAP,
 }
 """Every stream constant by name (distinct values)."""
 
@@ -398,6 +403,7 @@ class SmallChoices:
 
 __all__ = [
     "AGENT",
+    "BOOTSTRAP",
     "DEAL",
     "DECISION",
     "FALLBACK",

@@ -16,7 +16,7 @@ allowed values (``EXTRA_CARDS``, ``NEXT_ROUND_STARTERS``, ``STARTING_CARDS``).
 Header (one cell each):
 
 ==================  =======================================================================
-``N``               players (2..5)
+``N``               players (``MIN_SEATS`` .. ``MAX_SEATS``)
 ``NROWS``           rows on the table (= ``len(rules.capacities)``)
 ``PHASE``           ``TURN``, ``PLACE``, ``CHOOSE``, ``OVER`` (``int(Phase.X)`` of the
                     engine) and the fast-core-only ``GAME_END``: the current game of a match
@@ -102,6 +102,7 @@ MAX_ROWS: Final = int(_rules.MAX_ROWS)
 ROW_CELLS: Final = int(_rules.MAX_CAPACITY)
 """Cells reserved per row (the largest capacity ``Rules`` allows)."""
 MAX_SEATS: Final = int(_rules.MAX_PLAYERS)
+MIN_SEATS: Final = int(_rules.MIN_PLAYERS)
 COLL_CELLS: Final = COLLECTION_SIZE
 TABLE_CELLS: Final = len(_rules.BROWN_TABLE)
 """Entries of a score table: points for 0 .. ``TABLE_CELLS - 1`` cards of a colour."""

@@ -65,7 +65,12 @@ from .layout import (
     GAME_END,
     LAST_ROUND_CARD,
     MATCH_GAMES,
+    MAX_PILE,
+    MAX_ROWS,
+    MAX_SEATS,
+    NO_CARD,
     NROWS,
+    NUM_DISTINCT_ACTIONS,
     OVER,
     PHASE,
     PILE,
@@ -80,6 +85,7 @@ from .layout import (
     TO_MOVE,
     TOTALS,
     TURN,
+    UNTAKEN,
     N,
 )
 
@@ -99,9 +105,12 @@ _PLACE0 = PLACE0
 _TAKE0 = TAKE0
 _LAST = LAST_ROUND_CARD
 _CARD_KINDS = COLLECTION_SIZE
+_NO_ROW = -1
+"""``kernels._score_plus_row``'s row for none."""
 
-MAX_ACTIONS: Final = 8
-"""Most legal actions of one decision (draw + 6 takes = 7), rounded up."""
+MAX_ACTIONS: Final = 1 + MAX_ROWS + 1
+"""Most legal actions of one decision (a draw and a take per row: ``1 + MAX_ROWS``, more
+than the ``MAX_ROWS`` places of a place decision), and one cell more for an even width."""
 
 # node cells (int32 array ``Tree.nodes[node, :]``)
 NODE_SEAT: Final = 0
@@ -235,11 +244,11 @@ def threshold_code(
     first = 1 if has_draw else 0
     if first == k:
         return _DRAW
-    base = K._score_plus_row(s, seat, -1, -1, cnt)
+    base = K._score_plus_row(s, seat, _NO_ROW, NO_CARD, cnt)
     best = -1
     best_g = -(1 << 30)
     for i in range(first, k):
-        g = K._score_plus_row(s, seat, codes[i] - _TAKE0, -1, cnt) - base
+        g = K._score_plus_row(s, seat, codes[i] - _TAKE0, NO_CARD, cnt) - base
         if g > best_g:
             best_g = g
             best = codes[i]
@@ -248,7 +257,7 @@ def threshold_code(
     filled = 0
     cap = 0
     for r in range(s[NROWS]):
-        if s[ROW_TAKER + r] == -1:
+        if s[ROW_TAKER + r] == UNTAKEN:
             filled += s[ROW_LEN + r]
             cap += s[CAPS + r]
     if best_g >= a_pts * (1.0 - filled / cap) + b_pts:
@@ -358,7 +367,7 @@ def evaluate_leaf(
     seat's reward, win indicator (a probability for the learned value) and margin (own total
     minus the best other; predicted for the learned value) into ``reward``, ``win`` and
     ``margin``. The learned value is used only in single games (``MATCH_GAMES`` 1); a match
-    is always rolled out. ``scratch``: float64[4 * 5]."""
+    is always rolled out. ``scratch``: float64[4 * MAX_SEATS]."""
     n = s[N]
     mw = fparams[P_MARGIN_WEIGHT]
     scale = fparams[P_MARGIN_SCALE]
@@ -367,9 +376,9 @@ def evaluate_leaf(
             rollout_round(s, fparams[P_THRESHOLD_A], fparams[P_THRESHOLD_B], rng, codes, opts, cnt)
         if s[PHASE] == TURN or s[PHASE] == PLACE:
             V.features(s, feats, cnt)
-            r_slot = scratch[0:5]
-            w_slot = scratch[5:10]
-            m_slot = scratch[10:15]
+            r_slot = scratch[0:MAX_SEATS]
+            w_slot = scratch[MAX_SEATS : 2 * MAX_SEATS]
+            m_slot = scratch[2 * MAX_SEATS : 3 * MAX_SEATS]
             V.predict(feats, weights, hidden, n, mw, r_slot, w_slot, m_slot, fparams[P_VALUE_SCALE])
             mover = s[TO_MOVE]
             for k in range(n):
@@ -385,7 +394,7 @@ def evaluate_leaf(
         rollout_hybrid(
             s, fparams[P_THRESHOLD_A], fparams[P_THRESHOLD_B], rng, codes, opts, cnt, pol
         )
-    totals = scratch[15:20]
+    totals = scratch[3 * MAX_SEATS : 4 * MAX_SEATS]
     for p in range(n):
         totals[p] = s[TOTALS + p]
     seat_rewards(totals, n, mw, scale, reward, win, margin)
@@ -415,21 +424,21 @@ def gain_priors(
         for i in range(k):
             r = codes[i] - _PLACE0
             out[i] = K._score_plus_row(s, seat, r, card, cnt) - K._score_plus_row(
-                s, seat, r, -1, cnt
+                s, seat, r, NO_CARD, cnt
             )
     else:
-        base = K._score_plus_row(s, seat, -1, -1, cnt)
+        base = K._score_plus_row(s, seat, _NO_ROW, NO_CARD, cnt)
         for i in range(k):
             if codes[i] == _DRAW:
                 filled = 0
                 cap = 0
                 for r in range(s[NROWS]):
-                    if s[ROW_TAKER + r] == -1:
+                    if s[ROW_TAKER + r] == UNTAKEN:
                         filled += s[ROW_LEN + r]
                         cap += s[CAPS + r]
                 out[i] = a_pts * (1.0 - filled / cap) + b_pts
             else:
-                out[i] = K._score_plus_row(s, seat, codes[i] - _TAKE0, -1, cnt) - base
+                out[i] = K._score_plus_row(s, seat, codes[i] - _TAKE0, NO_CARD, cnt) - base
     top = out[0]
     for i in range(1, k):
         top = max(top, out[i])
@@ -550,18 +559,18 @@ def run_search(
     every = max(1, iparams[P_CHECK_EVERY])
     robin = iparams[P_ROOT_ROBIN] != 0
     s = root_state.copy()
-    codes = np.empty(20, np.int32)
-    opts = np.empty(20, np.int32)
-    cnt = np.empty(10, np.int64)
-    pol = np.full(5, POLICY_GREEDY, np.int32)
-    rw = np.empty(5, np.float64)
-    win = np.empty(5, np.float64)
-    margin = np.empty(5, np.float64)
-    scratch = np.empty(20, np.float64)
+    codes = np.empty(NUM_DISTINCT_ACTIONS, np.int32)
+    opts = np.empty(NUM_DISTINCT_ACTIONS, np.int32)
+    cnt = np.empty(COLLECTION_SIZE, np.int64)
+    pol = np.full(MAX_SEATS, POLICY_GREEDY, np.int32)
+    rw = np.empty(MAX_SEATS, np.float64)
+    win = np.empty(MAX_SEATS, np.float64)
+    margin = np.empty(MAX_SEATS, np.float64)
+    scratch = np.empty(4 * MAX_SEATS, np.float64)
     pscratch = np.empty(MAX_ACTIONS, np.float64)
     feats = np.empty(V.N_FEATURES, np.float64)
     hidden = np.empty(V.HIDDEN_CELLS, np.float64)
-    pos = np.empty(80, np.int64)
+    pos = np.empty(MAX_PILE, np.int64)
     m = hidden_positions(root_state, pos)
     path_node = np.empty(1024, np.int64)
     path_act = np.empty(1024, np.int64)

@@ -27,7 +27,7 @@ njit: Callable[..., Callable[[_F], _F]] = _numba.njit
 
 from . import kernels as K
 from . import value as V
-from .layout import PHASE, PLACE, TO_MOVE, TURN, N
+from .layout import COLLECTION_SIZE, MAX_SEATS, NUM_DISTINCT_ACTIONS, PHASE, PLACE, TO_MOVE, TURN, N
 from .search import threshold_code
 
 __all__ = ["record_games"]
@@ -58,13 +58,13 @@ def record_games(
     written."""
     s = template.copy()
     rng = np.empty(1, np.uint64)
-    codes = np.empty(20, np.int32)
-    opts = np.empty(20, np.int32)
-    cnt = np.empty(10, np.int64)
+    codes = np.empty(NUM_DISTINCT_ACTIONS, np.int32)
+    opts = np.empty(NUM_DISTINCT_ACTIONS, np.int32)
+    cnt = np.empty(COLLECTION_SIZE, np.int64)
     n = template[N]
     movers = np.empty(4096, np.int64)
     rows = np.empty(4096, np.int64)
-    score = np.empty(5, np.int64)
+    score = np.empty(MAX_SEATS, np.int64)
     cap = feats.shape[0]
     out = 0
     for gi in range(count):

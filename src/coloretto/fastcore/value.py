@@ -52,15 +52,21 @@ from .layout import (
     ACTIVE,
     CAPS,
     COLL,
+    COLL_CELLS,
+    COLLECTION_SIZE,
     DRAWN,
     GOLDEN_JOKER,
     GOLDEN_JOKERS,
     INPLAY,
     JOKER,
     LAST_ROUND,
-    LAST_ROUND_CARD,
+    MAX_ROWS,
+    MAX_SEATS,
+    MIN_SEATS,
     NEG,
+    NO_CARD,
     NROWS,
+    NUM_COLORS,
     OUT,
     PHASE,
     PILE,
@@ -68,25 +74,74 @@ from .layout import (
     PLACE,
     PLUS2,
     ROUND,
+    ROW_CELLS,
     ROW_LEN,
     ROW_TAKER,
     ROWS,
     TABLE,
+    TABLE_CELLS,
     TAKES,
     TO_MOVE,
+    UNTAKEN,
     N,
 )
 
 __all__ = ["HIDDEN_CELLS", "N_FEATURES", "N_OUTPUTS", "colour_order", "features", "predict"]
 
-SEAT_SLOTS: Final = 5
-SEAT_CELLS: Final = 13
-ROW_SLOTS: Final = 6
-ROW_CELLS: Final = 18
+SEAT_SLOTS: Final = MAX_SEATS
+"""Seat slots (turn order from the seat to move, padded to the most seats)."""
+ROW_SLOTS: Final = MAX_ROWS
+"""Row slots (table order, padded to the most rows)."""
+
+# the cells of a seat slot, from its first
+S_PRESENT: Final = 0
+S_OUT: Final = S_PRESENT + 1
+S_SCORE: Final = S_OUT + 1
+S_COLORS: Final = S_SCORE + 1
+"""``NUM_COLORS`` colour counts, canonical order."""
+S_JOKERS: Final = S_COLORS + NUM_COLORS
+S_PLUS2: Final = S_JOKERS + 1
+S_GAIN: Final = S_PLUS2 + 1
+SEAT_CELLS: Final = S_GAIN + 1
+
+# the cells of a row slot, from its first
+R_PRESENT: Final = 0
+R_OPEN: Final = R_PRESENT + 1
+R_CAPACITY: Final = R_OPEN + 1
+R_CARDS: Final = R_CAPACITY + 1
+R_COLORS: Final = R_CARDS + 1
+"""``NUM_COLORS`` colour counts, canonical order."""
+R_JOKERS: Final = R_COLORS + NUM_COLORS
+R_PLUS2: Final = R_JOKERS + 1
+R_GAINS: Final = R_PLUS2 + 1
+"""The row's gain for each of the ``SEAT_SLOTS`` seat slots."""
+ROW_FEATURES: Final = R_GAINS + SEAT_SLOTS
+
+# the table-wide cells, from GLOBAL_AT
+G_CARDS_LEFT: Final = 0
+G_LAST_ROUND: Final = G_CARDS_LEFT + 1
+G_PLACE: Final = G_LAST_ROUND + 1
+G_DRAWN: Final = G_PLACE + 1
+"""One-hot of the drawn card: ``NUM_COLORS`` canonical colours, then the other kinds of a
+collection by card code (joker, golden joker, "+2")."""
+G_ACTIVE: Final = G_DRAWN + COLLECTION_SIZE
+G_TAKES: Final = G_ACTIVE + 1
+G_PLAYERS: Final = G_TAKES + 1
+"""One-hot of the number of players, ``MIN_SEATS`` .. ``MAX_SEATS``."""
+G_TABLE: Final = G_PLAYERS + MAX_SEATS - MIN_SEATS + 1
+G_NEG: Final = G_TABLE + TABLE_CELLS
+G_MODERN: Final = G_NEG + 1
+G_UNSEEN: Final = G_MODERN + 1
+"""``NUM_COLORS`` unseen colour counts, canonical order."""
+G_UNSEEN_JOKERS: Final = G_UNSEEN + NUM_COLORS
+G_UNSEEN_GOLDEN: Final = G_UNSEEN_JOKERS + 1
+G_UNSEEN_PLUS2: Final = G_UNSEEN_GOLDEN + 1
+G_ROUND: Final = G_UNSEEN_PLUS2 + 1
+GLOBAL_CELLS: Final = G_ROUND + 1
+
 SEATS_AT: Final = 0
-ROWS_AT: Final = SEAT_SLOTS * SEAT_CELLS
-GLOBAL_AT: Final = ROWS_AT + ROW_SLOTS * ROW_CELLS
-GLOBAL_CELLS: Final = 39
+ROWS_AT: Final = SEATS_AT + SEAT_SLOTS * SEAT_CELLS
+GLOBAL_AT: Final = ROWS_AT + ROW_SLOTS * ROW_FEATURES
 N_FEATURES: Final = GLOBAL_AT + GLOBAL_CELLS
 N_OUTPUTS: Final = 2 * SEAT_SLOTS
 HIDDEN_CELLS: Final = 512
@@ -95,37 +150,37 @@ HIDDEN_CELLS: Final = 512
 _JOKER = JOKER
 _GOLDEN = GOLDEN_JOKER
 _PLUS2 = PLUS2
-_LAST = LAST_ROUND_CARD
 
 
 @njit(cache=True)
 def colour_order(s: np.ndarray, mover: int, rank: np.ndarray) -> None:
-    """``rank[c]`` = canonical position (0..6) of colour ``c``: colours in play first, then
-    by descending count held by the mover, then by each other seat in turn order, then by
-    each row's count, the unseen count and the drawn card. Colours equal in all of these
-    are interchangeable in every feature, so the features do not depend on colour names."""
+    """``rank[c]`` = canonical position (0 .. ``NUM_COLORS`` - 1) of colour ``c``: colours in
+    play first, then by descending count held by the mover, then by each other seat in turn
+    order, then by each row's count, the unseen count and the drawn card. Colours equal in
+    all of these are interchangeable in every feature, so the features do not depend on
+    colour names."""
     n = s[N]
     mask = s[INPLAY]
     width = 1 + SEAT_SLOTS + ROW_SLOTS + 2
-    key = np.zeros((7, width), np.int64)
-    for c in range(7):
+    key = np.zeros((NUM_COLORS, width), np.int64)
+    for c in range(NUM_COLORS):
         key[c, 0] = (mask >> c) & 1
         for k in range(n):
-            key[c, 1 + k] = s[COLL + 10 * ((mover + k) % n) + c]
+            key[c, 1 + k] = s[COLL + COLL_CELLS * ((mover + k) % n) + c]
     for r in range(s[NROWS]):
         for i in range(s[ROW_LEN + r]):
-            card = s[ROWS + 6 * r + i]
-            if card < 7:
+            card = s[ROWS + ROW_CELLS * r + i]
+            if card < NUM_COLORS:
                 key[card, 1 + SEAT_SLOTS + r] += 1
     for i in range(s[PILE_LEN]):
         card = s[PILE + i]
-        if card < 7:
+        if card < NUM_COLORS:
             key[card, width - 2] += 1
-    if s[PHASE] == PLACE and 0 <= s[DRAWN] < 7:
+    if s[PHASE] == PLACE and 0 <= s[DRAWN] < NUM_COLORS:
         key[s[DRAWN], width - 1] = 1
-    for c in range(7):
+    for c in range(NUM_COLORS):
         r = 0
-        for d in range(7):
+        for d in range(NUM_COLORS):
             if d == c:
                 continue
             j = 0
@@ -142,11 +197,11 @@ def colour_order(s: np.ndarray, mover: int, rank: np.ndarray) -> None:
 @njit(cache=True)
 def features(s: np.ndarray, f: np.ndarray, cnt: np.ndarray) -> None:
     """Write the ``N_FEATURES`` features of ``s`` (a turn or place decision) into ``f``
-    (module docstring). ``cnt``: scratch int64[10]."""
+    (module docstring). ``cnt``: scratch int64[``COLLECTION_SIZE``]."""
     n = s[N]
     nrows = s[NROWS]
     mover = s[TO_MOVE]
-    rank = np.empty(7, np.int64)
+    rank = np.empty(NUM_COLORS, np.int64)
     colour_order(s, mover, rank)
     for i in range(N_FEATURES):
         f[i] = 0.0
@@ -157,41 +212,41 @@ def features(s: np.ndarray, f: np.ndarray, cnt: np.ndarray) -> None:
         base[k] = K.seat_score(s, p, cnt)
     # rows, with each seat's gain
     for r in range(nrows):
-        o = ROWS_AT + ROW_CELLS * r
-        f[o] = 1.0
+        o = ROWS_AT + ROW_FEATURES * r
+        f[o + R_PRESENT] = 1.0
         length = s[ROW_LEN + r]
-        open_row = s[ROW_TAKER + r] == -1
-        f[o + 1] = 1.0 if open_row else 0.0
-        f[o + 2] = s[CAPS + r] / 3.0
-        f[o + 3] = length / 3.0
+        open_row = s[ROW_TAKER + r] == UNTAKEN
+        f[o + R_OPEN] = 1.0 if open_row else 0.0
+        f[o + R_CAPACITY] = s[CAPS + r] / 3.0
+        f[o + R_CARDS] = length / 3.0
         for i in range(length):
-            card = s[ROWS + 6 * r + i]
-            if card < 7:
-                f[o + 4 + rank[card]] += 1.0 / 3.0
+            card = s[ROWS + ROW_CELLS * r + i]
+            if card < NUM_COLORS:
+                f[o + R_COLORS + rank[card]] += 1.0 / 3.0
             elif card == _PLUS2:
-                f[o + 12] += 1.0 / 3.0
+                f[o + R_PLUS2] += 1.0 / 3.0
             else:
-                f[o + 11] += 1.0 / 3.0
+                f[o + R_JOKERS] += 1.0 / 3.0
         if open_row and length > 0:
             for k in range(n):
                 p = (mover + k) % n
-                g = K._score_plus_row(s, p, r, -1, cnt) - base[k]
-                f[o + 13 + k] = g / 10.0
+                g = K._score_plus_row(s, p, r, NO_CARD, cnt) - base[k]
+                f[o + R_GAINS + k] = g / 10.0
                 best[k] = max(best[k], g / 10.0)
     # seats
     for k in range(n):
         p = (mover + k) % n
         o = SEATS_AT + SEAT_CELLS * k
-        cb = COLL + 10 * p
-        f[o] = 1.0
-        f[o + 1] = 1.0 if s[OUT + p] != 0 else 0.0
-        f[o + 2] = base[k] / 20.0
-        for c in range(7):
-            f[o + 3 + rank[c]] = s[cb + c] / 6.0
-        f[o + 10] = (s[cb + _JOKER] + s[cb + _GOLDEN]) / 3.0
-        f[o + 11] = s[cb + _PLUS2] / 5.0
+        cb = COLL + COLL_CELLS * p
+        f[o + S_PRESENT] = 1.0
+        f[o + S_OUT] = 1.0 if s[OUT + p] != 0 else 0.0
+        f[o + S_SCORE] = base[k] / 20.0
+        for c in range(NUM_COLORS):
+            f[o + S_COLORS + rank[c]] = s[cb + c] / 6.0
+        f[o + S_JOKERS] = (s[cb + _JOKER] + s[cb + _GOLDEN]) / 3.0
+        f[o + S_PLUS2] = s[cb + _PLUS2] / 5.0
         if best[k] > -1e9:
-            f[o + 12] = best[k]
+            f[o + S_GAIN] = best[k]
     global_features(s, f, rank, n)
 
 
@@ -201,33 +256,33 @@ def global_features(s: np.ndarray, f: np.ndarray, rank: np.ndarray, n: int) -> N
     the Last Round card, the drawn card, the draw pile's make-up (module docstring).
     ``rank``: the mover's colour order (``colour_order``); ``n``: the number of seats."""
     o = GLOBAL_AT
-    f[o] = K.cards_left(s) / 60.0
-    f[o + 1] = 1.0 if s[LAST_ROUND] != 0 else 0.0
+    f[o + G_CARDS_LEFT] = K.cards_left(s) / 60.0
+    f[o + G_LAST_ROUND] = 1.0 if s[LAST_ROUND] != 0 else 0.0
     if s[PHASE] == PLACE:
-        f[o + 2] = 1.0
+        f[o + G_PLACE] = 1.0
         d = s[DRAWN]
-        if d < 7:
-            f[o + 3 + rank[d]] = 1.0
+        if d < NUM_COLORS:
+            f[o + G_DRAWN + rank[d]] = 1.0
         elif d <= _PLUS2:
-            f[o + 3 + d] = 1.0
-    f[o + 13] = s[ACTIVE] / 5.0
-    f[o + 14] = s[TAKES] / 5.0
-    f[o + 15 + n - 2] = 1.0
-    for i in range(7):
-        f[o + 19 + i] = s[TABLE + i] / 21.0
-    f[o + 26] = s[NEG] / 3.0
-    f[o + 27] = 1.0 if s[GOLDEN_JOKERS] != 0 else 0.0  # the modern edition
+            f[o + G_DRAWN + d] = 1.0
+    f[o + G_ACTIVE] = s[ACTIVE] / 5.0
+    f[o + G_TAKES] = s[TAKES] / 5.0
+    f[o + G_PLAYERS + n - MIN_SEATS] = 1.0
+    for i in range(TABLE_CELLS):
+        f[o + G_TABLE + i] = s[TABLE + i] / 21.0
+    f[o + G_NEG] = s[NEG] / 3.0
+    f[o + G_MODERN] = 1.0 if s[GOLDEN_JOKERS] != 0 else 0.0  # the modern edition
     for i in range(s[PILE_LEN]):
         card = s[PILE + i]
-        if card < 7:
-            f[o + 28 + rank[card]] += 1.0 / 9.0
+        if card < NUM_COLORS:
+            f[o + G_UNSEEN + rank[card]] += 1.0 / 9.0
         elif card == _JOKER:
-            f[o + 35] += 1.0 / 3.0
+            f[o + G_UNSEEN_JOKERS] += 1.0 / 3.0
         elif card == _GOLDEN:
-            f[o + 36] += 1.0
+            f[o + G_UNSEEN_GOLDEN] += 1.0
         elif card == _PLUS2:
-            f[o + 37] += 1.0 / 10.0
-    f[o + 38] = s[ROUND] / 20.0
+            f[o + G_UNSEEN_PLUS2] += 1.0 / 10.0
+    f[o + G_ROUND] = s[ROUND] / 20.0
 
 
 @njit(cache=True, fastmath=True)

@@ -100,6 +100,8 @@ class ErrorCode(str, Enum):
     """``POST /api/score``: not a score table (``brown``, ``violet``)."""
     BAD_EXTRA = ("bad_extra", 422)
     """``POST /api/score``: not an Extrakarten scoring card."""
+    REQUEST_TIMEOUT = ("request_timeout", 408)
+    """A request's body took too long to arrive; the connection is closed."""
     TOO_LARGE = ("too_large", 413)
     """A request body or WebSocket message over the size limit."""
     RATE_LIMITED = ("rate_limited", 429)

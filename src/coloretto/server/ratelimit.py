@@ -17,7 +17,7 @@ MAX_BODY = 16 * 1024
 """Largest HTTP request body in bytes (larger: 413 ``too_large``)."""
 BODY_TIMEOUT = 10.0
 """Seconds a request's body may take to arrive once its headers are in (slower: 408
-``bad_request``, and the connection is closed)."""
+``request_timeout``, and the connection is closed)."""
 
 
 class TokenBucket:
@@ -88,9 +88,10 @@ files and WebSocket from the server itself only, and no other site may frame its
 class LimitsMiddleware:
     """HTTP only: per-IP token bucket (429 ``rate_limited`` with ``Retry-After``), a
     ``MAX_BODY`` body cap (413 ``too_large``, also for chunked bodies, which are read here
-    before the application sees them), ``BODY_TIMEOUT`` for the body (408), JSON bodies checked by ``jsonin.parse_json`` (400
-    ``bad_request``: too deep, a lone surrogate, not JSON) and ``SECURITY_HEADERS`` on every
-    response. WebSockets are limited in ``ws``."""
+    before the application sees them), ``BODY_TIMEOUT`` for the body (408
+    ``request_timeout``), JSON bodies checked by ``jsonin.parse_json`` (400 ``bad_request``:
+    too deep, a lone surrogate, not JSON) and ``SECURITY_HEADERS`` on every response.
+    WebSockets are limited in ``ws``."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
@@ -136,8 +137,8 @@ class LimitsMiddleware:
                             scope, receive, send_secured)
                         return
         except TimeoutError:
-            await error_response(ErrorCode.BAD_REQUEST, f"the request body took over {BODY_TIMEOUT:g} s",
-                                 status=408, headers={"Connection": "close"})(scope, receive, send_secured)
+            await error_response(ErrorCode.REQUEST_TIMEOUT, f"the request body took over {BODY_TIMEOUT:g} s",
+                                 headers={"Connection": "close"})(scope, receive, send_secured)
             return
         if body and b"json" in headers.get(b"content-type", b"").lower():
             try:

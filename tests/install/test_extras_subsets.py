@@ -30,7 +30,7 @@ pytestmark = pytest.mark.slow
 RECORD = REPO / "tests" / "data" / "records" / "legal_2p_full.json"
 SITE = Path(sysconfig.get_paths()["purelib"])
 
-ALL = ("web", "arena", "ray", "fast")
+ALL = ("web", "arena", "ray", "fast", "train")
 
 # (argv, extras it needs in the order it checks them, extras whose absence changes what it
 # does, run it when none of those is missing)
@@ -52,11 +52,15 @@ COMMANDS: list[tuple[list[str], tuple[str, ...], tuple[str, ...], bool]] = [
     # server, which other tests do end to end.
     (["tournament", "--agents", "random,greedy", "--games", "2", "--backend", "ray"], ("arena", "ray"), ("arena", "ray"), False),
     (["serve", "--port", "0"], ("web",), ("web",), False),
+    # Training runs self-play in the fast core and fits with PyTorch: run only to see the
+    # message (tests/agents train models end to end).
+    (["train", "value", "--games", "16", "--out", "m.npz"], ("train", "fast"), ("train", "fast"), False),
+    (["train", "policy", "--minutes", "0.01", "--out", "p.npz"], ("train", "fast"), ("train", "fast"), False),
     # With web present: an unreachable server is a usage error (exit 2) with its own message.
     (["connect", "http://127.0.0.1:9/table/abc", "--engine", "true"], ("web",), ("web",), True),
 ]
 
-HIDDEN_SETS = [("web",), ("arena",), ("ray",), ("fast",), ("rl",), ALL]
+HIDDEN_SETS = [("web",), ("arena",), ("ray",), ("fast",), ("train",), ("rl",), ALL]
 
 CASES = [
     pytest.param(hidden, argv, needs, id=f"without-{'-'.join(hidden)}: {' '.join(argv)}")

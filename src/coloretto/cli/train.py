@@ -116,6 +116,7 @@ def run_policy(args: argparse.Namespace) -> int:
         raise UsageError(f"--max-updates must be positive, not {args.max_updates}")
     out = _check_out(args.out, args.force)
     require_extra("train", "coloretto train policy")
+    require_extra("fast", "coloretto train policy")
     from ..agents.policy import write_policy
     from ..agents.policy_train import TrainConfig, train_policy
 
@@ -162,11 +163,9 @@ def run_value(args: argparse.Namespace) -> int:
         raise UsageError(f"--hidden must be 4 to 240, not {args.hidden}")
     out = _check_out(args.out, args.force)
     require_extra("train", "coloretto train value")
-    try:
-        from ..agents.value import write_value_model
-        from ..agents.value_train import train_value
-    except ModuleNotFoundError as exc:
-        raise UsageError(f"training needs the fast core (the 'fast' extra): {exc}") from None
+    require_extra("fast", "coloretto train value")
+    from ..agents.value import write_value_model
+    from ..agents.value_train import train_value
     t0 = time.perf_counter()
     quiet = args.json
 

@@ -412,6 +412,25 @@ def _play_first_seat() -> Case:
     return proc.stdout, ["in seat order: Ann (you), ", "Ann must draw"], ["random-0"]
 
 
+@case("play: computer players are named by their seat counted from 1")
+def _play_computer_names() -> Case:
+    tmp = tmpdir()
+    save = tmp / "g.json"
+    proc = subprocess.run(  # noqa: PLW1510 (the exit status is asserted)
+        [str(Path(sys.executable).parent / "coloretto"), "play", "--players", "3", "--seat", "2",
+         "--name", "Ann", "--opponents", "random,greedy", "--seed", "8", "--save", str(save)],
+        input="q\n", capture_output=True, text=True, timeout=60, cwd=tmp,
+        env={**os.environ, "NO_COLOR": "1", "COLORETTO_DATA_DIR": str(tmp)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    seats = json.loads(save.read_text())["seats"]
+    return (
+        f"{proc.stdout}\nrecord seats: {seats}",
+        ["in seat order: random-1, Ann (you), greedy-3", "['random-1', 'Ann', 'greedy-3']"],
+        ["random-0", "greedy-2"],
+    )
+
+
 @case("show: --seat 1 is the first seat")
 def _show_first_seat() -> Case:
     status, out, _ = cli(["show", str(DATA / "legal_2p_full.json"), "--seat", "1"])

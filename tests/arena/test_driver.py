@@ -40,6 +40,7 @@ from coloretto.engine.errors import ConfigurationError, IllegalActionError
 from coloretto.engine.observation import Observation
 from coloretto.engine.record import Game
 from coloretto.engine.state import GameState
+from coloretto.engine.step import Step
 from coloretto.server import computer
 from coloretto.tui.session import TerminalGame
 
@@ -161,6 +162,19 @@ def test_seat_players_hear_the_result_unless_they_failed() -> None:
     assert failing.failed and failing.active.name == "random" and game.state.is_over()
 
 
+def test_play_out_hands_its_hook_each_step_and_whether_it_was_the_only_legal_action() -> None:
+    game = start_game(Rules(players=3), 6, ["a", "b", "c"])
+    before = game.state.copy()
+    seen: list[tuple[Step, bool]] = []
+    play_out(game, [make_agent("random", s) for s in range(3)], lambda g, step, forced: seen.append((step, forced)))
+    assert [step for step, _ in seen] == game.steps and game.state.is_over()
+    forced = []
+    for step in game.steps:
+        forced.append(len(before.legal_actions()) == 1)
+        before.apply(step.action)
+    assert [f for _, f in seen] == forced and any(forced) and not all(forced)
+
+
 # ----- each host's policy through its real components -----------------------------------------
 def test_terminal_plays_the_first_legal_action_for_a_failing_computer_and_says_so(tmp_path: Path) -> None:
     rules = Rules(players=3)
@@ -182,6 +196,38 @@ def test_terminal_plays_the_first_legal_action_for_a_failing_computer_and_says_s
     assert "(failure policy: first_legal)" in out
     rec = game.to_record()
     assert replay(rec).finished and "Final scores" in out
+
+
+class BrokenListener(Listener):
+    """A computer player that fails from the start: in ``reset`` and at every decision."""
+
+    def reset(self, seat: int, rules: Rules) -> None:
+        raise RuntimeError("no model file")
+
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        raise RuntimeError("the search blew up")
+
+
+def test_terminal_computer_seats_are_seat_players_under_first_legal(tmp_path: Path) -> None:
+    """A computer player failing in ``reset`` is covered too (and told with its first
+    action); one that failed does not hear the result, the others do."""
+    broken, listener = BrokenListener(), Listener()
+    game = Game(new_game(Rules(players=3), 8), ["bot-0", "bot-1", "bot-2"])
+    buf = io.StringIO()
+    session = TerminalGame(
+        game=game,
+        agents={0: broken, 1: listener, 2: make_agent("random", 2)},
+        human_seats=[],
+        agent_specs=["random", "random", "random"],
+        save_path=tmp_path / "rec.json",
+        console=Console(file=buf, width=200, color_system=None),
+    )
+    assert session.run() == 0
+    lines = buf.getvalue().splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("The computer player bot-0 failed"))
+    assert lines[first].startswith("The computer player bot-0 failed (RuntimeError: no model file); it plays ")
+    assert lines[first + 1].startswith("The computer player bot-0 failed (RuntimeError: the search blew up)")
+    assert broken.heard == [] and listener.heard == [(game.state.totals(), game.state.winners())]
 
 
 def test_server_computer_seat_policy_is_the_drivers(caplog: pytest.LogCaptureFixture) -> None:

@@ -197,7 +197,7 @@ def test_final_screen_shows_breakdown_and_winner(tmp_path: Path) -> None:
     assert expected in final
     for name, total in zip(names, totals):
         assert re.search(rf"{re.escape(name)}\s.*\s{total}\s+\d", final), (name, total)
-    assert "random-2" in names[2] and rec["agents"] == [None, "greedy", "random"]
+    assert names[1:] == ["greedy-2", "random-3"] and rec["agents"] == [None, "greedy", "random"]
 
 
 def test_choose_mode_match_modern_in_colour(tmp_path: Path) -> None:
@@ -961,7 +961,7 @@ OPTION_GAMES = [
          "2", "--name", "Ann", "--extra-card", "first_out_draws", "--opponents", "greedy",
          "--seed", "33"],
         {"players": 2, "extra_card": "first_out_draws"},
-        ["Coloretto, 2 players in seat order: greedy-0, Ann (you)", "Ann (you)"],
+        ["Coloretto, 2 players in seat order: greedy-1, Ann (you)", "Ann (you)"],
         id="two-players-removed-colours-first-player-seat-name-first-out-draws",
     ),
     pytest.param(

@@ -9,16 +9,19 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.console import Console
 
 from coloretto.agents import make_agent
 from coloretto.agents.advisor import Advice
 from coloretto.agents.base import Agent, Budget
+from coloretto.arena.driver import play_out, start_game
 from coloretto.engine import Rules, load_game, new_game, replay
 from coloretto.engine.actions import Action
 from coloretto.engine.cards import GOLDEN_JOKER
 from coloretto.engine.record import Game
 from coloretto.tui import render
+from coloretto.tui.keyboard import Keyboard, Quit
 from coloretto.tui.session import TerminalGame
 
 PROMPT = re.compile(r"\[([^\]]*)\]: $")
@@ -92,6 +95,32 @@ def test_full_game_scripted(tmp_path: Path) -> None:
     assert res.valid and res.finished
     assert rec["human_seats"] == [2]
     assert "LAST ROUND" in out
+
+
+def test_a_person_is_an_agent_of_the_drivers_game_loop() -> None:
+    """``Keyboard`` plays a person's seat in ``play_out`` like any agent: it is asked at each
+    decision with a choice (help and refusals on the way), never at a forced one; ``q``
+    stops the game by ``Quit`` before the decision is played."""
+    buf = io.StringIO()
+    console = Console(file=buf, width=120, color_system=None)
+    names = ["Ann", "bot-1", "bot-2"]
+    game = start_game(Rules(players=3), 4, names)
+    before = game.state.copy()
+    script = Script(answers=["?", "x"])
+    play_out(game, [Keyboard(console, names, script), make_agent("random", 1), make_agent("random", 2)])
+    assert game.state.is_over() and replay(game.to_record()).valid
+    out = buf.getvalue()
+    assert "Keys:" in out and "'x' is not a choice here" in out and "Ann, your turn. Choose:" in out
+    choices = 0
+    for step in game.steps:
+        choices += step.seat == 0 and len(before.legal_actions()) > 1
+        before.apply(step.action)
+    assert script.prompts == choices + 2  # one prompt per choice, and the two answers refused
+    quitting = start_game(Rules(players=3), 4, names, first_player=0)
+    with pytest.raises(Quit):
+        play_out(quitting, [Keyboard(console, names, lambda prompt: "q"), make_agent("random", 1), make_agent("random", 2)])
+    assert [step.action.kind for step in quitting.steps] == ["draw"]  # forced; q at the row
+    assert quitting.state.decision == "place"
 
 
 def test_interrupt_saves_a_resumable_record(tmp_path: Path) -> None:

@@ -1,9 +1,10 @@
 """The one driver: how every host gets a seat's decision and plays a game between agents.
 
-Every host asks an agent for a decision through this module: ``coloretto simulate`` and
-``coloretto tournament`` (whole games, ``play_out``), the terminal's computer seats
-(``tui.session``), the server's computer seats (``server.computer``) and ``coloretto
-connect`` (an external engine at a server's table). One decision is
+Every host asks an agent for a decision through this module: ``coloretto simulate``,
+``coloretto tournament`` and the terminal (``tui.session``; a person's seat is a
+``tui.keyboard.Keyboard`` agent) play whole games by its game loop, ``play_out``; the
+server's computer seats (``server.computer``) and ``coloretto connect`` (an external engine
+at a server's table) ask for one decision at a time. One decision is
 
 1. ``peek(state)`` for an agent with ``needs_true_state`` (measurement only) when the host
    holds the true state;
@@ -26,17 +27,21 @@ bug, which is raised) or ``"all"`` (any exception and any illegal answer).
 
 Each host chooses its policy:
 
-=========================  ==============================================================
-host                       policy
-=========================  ==============================================================
-simulate, tournament       ``--on-engine-failure`` (default ``forfeit``, or
-                           ``fallback:AGENT``), covering engines; reported in the JSON
-                           ``failures``
-terminal computer seats    ``first_legal`` covering all, said on the screen
-server computer seats      ``first_legal`` covering all, with a log line saying so
-``coloretto connect``      ``fallback:AGENT`` (``--fallback``) covering engines; the
-                           fallback is the server's computer player, by a hand-over
-=========================  ==============================================================
+=======================  ==================  ==============================================
+host                     plays through       policy
+=======================  ==================  ==============================================
+simulate, tournament     ``play_out``,       ``--on-engine-failure`` (default ``forfeit``,
+                         ``SeatPlayer``      or ``fallback:AGENT``), covering engines;
+                                             reported in the JSON ``failures``
+terminal                 ``play_out``,       computer seats: ``first_legal`` covering all,
+                         ``SeatPlayer``,     said on the screen; a person's seat
+                         ``Keyboard``        (``tui.keyboard.Keyboard``) has none
+server computer seats    ``decide_with``     ``first_legal`` covering all, with a log line
+                                             saying so
+``coloretto connect``    ``ask``             ``fallback:AGENT`` (``--fallback``) covering
+                                             engines; the fallback is the server's
+                                             computer player, by a hand-over
+=======================  ==================  ==============================================
 
 ``decide(spec, seed, observation_or_state, policy)`` is the picklable entry point for one
 decision of a built-in agent (a module-level function with picklable arguments and result),
@@ -61,11 +66,14 @@ from ..engine.record import Game
 from ..engine.rules import Rules
 from ..engine.seeds import FALLBACK, derive_seed
 from ..engine.state import GameState, new_game
+from ..engine.step import Step
 
 log = logging.getLogger(__name__)
 
-StepHook = Callable[[Game, int, Action], None]
-"""Called after each action as ``hook(game, seat, action)``."""
+StepHook = Callable[[Game, Step, bool], None]
+"""Called after each action as ``hook(game, step, forced)``: ``step`` is what ``Game.play``
+returned (the seat, the action and what it did); ``forced`` is True when the action was the
+seat's only legal one."""
 
 FailureHook = Callable[[Exception, int], None]
 """Called as ``hook(failure, seat)`` when the agent of ``seat`` fails, before the policy acts."""
@@ -389,15 +397,20 @@ def start_game(
 
 
 def play_out(game: Game, agents: Sequence[Agent], on_step: StepHook | None = None) -> Game:
-    """Play ``game`` to its end with ``agents[seat]`` deciding for each seat (``ask``).
+    """Play ``game`` to its end with ``agents[seat]`` deciding for each seat (``ask``): the
+    game loop of ``coloretto simulate``, ``tournament`` and the terminal.
 
     Agents are ``reset`` for their seat first. Agents with ``needs_true_state`` (the
-    measurement-only ``oracle``) get ``peek(state)`` before each decision.
+    measurement-only ``oracle``) get ``peek(state)`` before each decision. After each action
+    ``on_step(game, step, forced)`` is called (``StepHook``); an exception it raises stops
+    the game there (the terminal's "save and quit" between games of a match). The host
+    delivers the result (``deliver_results``).
 
     Raises:
         IllegalActionError: an agent returned an action not among the legal ones (the
             message names the seat and agent).
         Forfeit: a ``SeatPlayer`` forfeited (``play_with_policy`` catches it).
+        Exception: whatever an agent or ``on_step`` raises and no policy handles.
     """
     state = game.state
     if len(agents) != state.n:
@@ -406,11 +419,11 @@ def play_out(game: Game, agents: Sequence[Agent], on_step: StepHook | None = Non
         agent.reset(seat, state.rules)
     while not state.is_over():
         seat = state.to_move
-        action = ask(agents[seat], observe(state, seat), state.legal_actions(), state)
-        game.play(action)
+        legal = state.legal_actions()
+        step = game.play(ask(agents[seat], observe(state, seat), legal, state))
         state = game.state
         if on_step is not None:
-            on_step(game, seat, action)
+            on_step(game, step, len(legal) == 1)
     return game
 
 

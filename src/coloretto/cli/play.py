@@ -272,7 +272,13 @@ def _add_agents(agents: dict[int, Agent], specs: list[str | None], seed: int, so
 
 
 def _seat_name(spec: str, seat: int) -> str:
-    """``greedy-2``, or for ``cmd:/path/engine --x`` the program's file name: ``engine-2``."""
+    """The name of the computer player in ``seat`` (0-based), numbered by its seat counted
+    from 1 as people count: ``greedy-2`` for the second seat, or for ``cmd:/path/engine --x``
+    the program's file name: ``engine-2``.
+
+    >>> _seat_name("greedy", 1), _seat_name("cmd:/opt/bin/engine --fast", 2)
+    ('greedy-2', 'engine-3')
+    """
     short = spec
     if spec.startswith("cmd:"):
         try:
@@ -280,7 +286,7 @@ def _seat_name(spec: str, seat: int) -> str:
         except ValueError:
             argv = spec[4:].split()
         short = argv[0].rsplit("/", 1)[-1] if argv else "engine"
-    return f"{short}-{seat}"
+    return f"{short}-{seat + 1}"
 
 
 def _human_seats(record: dict[str, Any], n: int, seat: int | None) -> list[int]:

@@ -5,8 +5,12 @@ Input is read line by line (``input()``), so the game can be driven by a script 
 ``pexpect``. Output goes through a ``rich`` console: colours where the terminal supports
 them, the card letters always.
 
-A ``TerminalGame`` plays a recorded ``Game``: people's seats are asked through the keyboard,
-the other seats through ``Agent`` objects. Each person sees only their observation. The
+A ``TerminalGame`` plays a recorded ``Game`` by the driver's game loop
+(``coloretto.arena.driver.play_out``, the loop of ``coloretto simulate`` and ``tournament``):
+people's seats are ``Keyboard`` agents (``coloretto.tui.keyboard``) reading keys, the other
+seats computer ``Agent`` objects in ``SeatPlayer``s under the terminal's failure policy
+(``first_legal``); the loop's step hook saves the record and prints what each action did.
+Each person sees only their observation. The
 record is written atomically at the start and after every action (a draw whose card waits
 for its row included: the record holds it as its trailing draw entry, so a resumed game asks
 for that card's row at once), so a crash or ``kill -9`` loses at most the action in flight; it
@@ -26,34 +30,25 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
-from ..agents.advisor import Advice, advise
+from ..agents.advisor import advise
 from ..agents.base import Agent, Budget
-from ..arena.driver import FIRST_LEGAL, decide_with, deliver_results
-from ..engine.actions import Action
-from ..engine.cards import COLORS, LETTERS
-from ..engine.observation import Observation, observe
+from ..arena.driver import FIRST_LEGAL, SeatPlayer, deliver_results, failure_text, play_out
+from ..engine.observation import observe
 from ..engine.record import Game, save_record
 from ..engine.rules import Rules
 from ..engine.scoring import ScoreBreakdown
 from ..engine.state import PLACE, GameState
 from ..engine.step import GameResult, Step
 from . import render
+from .keyboard import Advisor, Keyboard, Quit, hint_table
 from .saving import finished_game_scores, session_record
-
-Advisor = Callable[[Observation, list[Action], Budget], Sequence[Advice]]
-"""``advise(observation, legal, budget)``: one ``Advice`` per legal action, best first."""
 
 EXIT_OK = 0
 EXIT_INPUT_ENDED = 1
 EXIT_INTERRUPTED = 130
 """Exit status after Ctrl-C (the shell's convention for SIGINT); the record is saved."""
-
-
-class _Quit(Exception):
-    """The person typed ``q``."""
 
 
 @dataclass
@@ -94,28 +89,29 @@ class TerminalGame:
     program: str = "coloretto"
     advisor: Advisor = advise
     _save_error: str | None = None
+    _failures: dict[int, list[str]] = field(default_factory=dict)
 
     # ----- the loop -----------------------------------------------------------------------
     def run(self) -> int:
         """Play until the game is over or the person stops; return the exit status: 0 game
-        over (or ``q``), 130 Ctrl-C, 1 input ended. The record is saved in every case."""
+        over (or ``q``), 130 Ctrl-C, 1 input ended. The record is saved in every case.
+
+        The game is played by the driver's loop (``arena.driver.play_out``), the one that
+        plays ``coloretto simulate`` and ``tournament`` games, with the seats' players of
+        ``_players`` and ``_after`` as its step hook."""
         try:
+            players = self._players()
             self._start()
-            while not self.state.is_over():
-                seat = self.state.to_move
-                if seat in self.human_seats:
-                    self._human_decision(seat)
-                else:
-                    self._computer_decision(seat)
+            play_out(self.game, players, self._after)
             self._finish()
-            deliver_results(list(self.agents.values()), self.state.totals(), self.state.winners())
+            deliver_results(players, self.state.totals(), self.state.winners())
             return EXIT_OK
         except KeyboardInterrupt:
             self.console.print()
             self._say("Interrupted.", "bold")
             self._save_and_explain()
             return EXIT_INTERRUPTED
-        except _Quit:
+        except Quit:
             self._save_and_explain()
             return EXIT_OK
         except EOFError:
@@ -124,7 +120,7 @@ class TerminalGame:
             self._save_and_explain()
             return EXIT_INPUT_ENDED
         finally:
-            for agent in self.agents.values():
+            for agent in self.agents.values():  # the SeatPlayers' agents (a Keyboard holds nothing)
                 agent.close()
 
     @property
@@ -139,8 +135,6 @@ class TerminalGame:
 
     def _start(self) -> None:
         st = self.state
-        for seat, agent in self.agents.items():
-            agent.reset(seat, st.rules)
         rules = st.rules
         who = ", ".join(
             self.names[s]
@@ -176,165 +170,74 @@ class TerminalGame:
             )
         )
 
-    # ----- people --------------------------------------------------------------------------
-    def _choices(self, st: GameState, legal: Sequence[Action]) -> list[tuple[str, Action, Text]]:
-        """(key, action, description) for each legal action."""
-        out: list[tuple[str, Action, Text]] = []
-        for a in legal:
-            if a.kind == "draw":
-                out.append(("d", a, Text(f"draw a card ({st.cards_left()} left in the draw pile)")))
-            elif a.kind == "take":
-                out.append(
-                    (
-                        str(a.arg + 1),
-                        a,
-                        Text.assemble(f"take row {a.arg + 1}: ", render.cards(st.rows[a.arg])),
-                    )
-                )
-            elif a.kind == "place":
-                out.append(
-                    (
-                        str(a.arg + 1),
-                        a,
-                        Text.assemble(f"row {a.arg + 1}: ", render.row_text(st, a.arg, self.names)),
+    # ----- the seats' players --------------------------------------------------------------
+    def _players(self) -> list[Agent]:
+        """One player per seat for ``play_out``: a ``Keyboard`` for each person, and each
+        computer agent in a ``SeatPlayer`` under the terminal's failure policy
+        (``arena.driver.FIRST_LEGAL``: a failing computer player plays the first legal
+        action; ``_computer_failed`` notes it for the screen)."""
+        players: list[Agent] = []
+        for seat in range(self.state.n):
+            if seat in self.human_seats:
+                players.append(
+                    Keyboard(
+                        self.console,
+                        self.names,
+                        self.read_line,
+                        hints=self.hints,
+                        hint_budget=self.hint_budget,
+                        advisor=self.advisor,
+                        program=self.program,
                     )
                 )
             else:
-                out.append((LETTERS[a.arg].lower(), a, Text.assemble(render.card_named(a.arg))))
-        return out
+                players.append(SeatPlayer(self.agents[seat], FIRST_LEGAL, self._computer_failed))
+        return players
 
-    def _extra_keys(self) -> str:
-        """The keys offered besides the choices, as shown under them."""
-        keys = ["h hints"] if self.hints else []
-        return ", ".join([*keys, "q save and quit", "? help"])
+    def _computer_failed(self, failure: Exception, seat: int) -> None:
+        """``SeatPlayer``'s failure hook: the failure is told with the seat's next action."""
+        self._failures.setdefault(seat, []).append(failure_text(failure))
 
-    def _human_decision(self, seat: int) -> None:
-        st = self.state
-        legal = st.legal_actions()
-        if len(legal) == 1:
-            self._forced(seat, legal[0])
-            return
-        obs = observe(st, seat)
-        view = obs.state
-        self.console.print()
-        self.console.print(render.board(view, self.names, viewer=seat))
-        choices = self._choices(view, legal)
-        if st.decision == "place":
-            title = Text.assemble("Choose the row for ", render.card_named(st.drawn), ":")
-        elif st.decision == "choose_start":
-            title = Text(f"{self.names[seat]}, choose your starting colour:")
-        else:
-            title = Text(f"{self.names[seat]}, your turn. Choose:")
-        self.console.print(title, style="bold")
-        for key, _, text in choices:
-            self.console.print(Text.assemble("  ", (key, "bold cyan"), "  ", text))
-        self.console.print(Text(f"  ({self._extra_keys()})", style="dim"))
-        keys = [k for k, _, _ in choices]
-        by_key = {k: a for k, a, _ in choices}
-        if st.decision == "choose_start":
-            by_key.update({COLORS[a.arg]: a for a in legal})
-        prompt = f"Your choice [{' '.join(keys)}]: "
-        while True:
-            answer = self.read_line(prompt).strip().lower()
-            if answer in by_key:
-                self._play(seat, by_key[answer])
-                return
-            if answer == "q":
-                raise _Quit
-            if answer in ("?", "help"):
-                self._help(view)
-                continue
-            if answer == "h":
-                self._hint(obs, legal, choices)
-                continue
-            if answer == "":
-                self._say(f"Type one of: {' '.join(keys)}")
-                continue
-            self.console.print(
-                Text(
-                    f"{answer!r} is not a choice here; type one of: {' '.join(keys)} (or ? for help)",
-                    style="red",
-                )
+    # ----- applying actions and telling what happened --------------------------------------
+    def _after(self, game: Game, step: Step, forced: bool) -> None:
+        """``play_out``'s step hook, after each action: the computer player's failures
+        since its last action (``_computer_failed``; the last one made this action the
+        first legal one), the note of a person's only legal action (``_forced``), the
+        autosave, and the action's news (``_tell``, without the placement line that a forced
+        placement's note replaces)."""
+        for failure in self._failures.pop(step.seat, []):
+            self._say(
+                f"The computer player {self.names[step.seat]} failed ({failure}); it plays "
+                f"{step.action} instead (failure policy: {FIRST_LEGAL}).",
+                "red",
             )
+        person_forced = forced and step.seat in self.human_seats
+        if person_forced:
+            self._forced(step)
+        self._autosave()
+        self._tell(step, quiet=person_forced and step.action.kind == "place")
 
-    def _forced(self, seat: int, action: Action) -> None:
-        """A decision with one legal action is made for the person, with a note."""
-        st = self.state
+    def _forced(self, step: Step) -> None:
+        """The note of a person's decision that had one legal action (played for them)."""
+        name, action = self.names[step.seat], step.action
         if action.kind == "draw":
             self.console.print(
-                Text(
-                    f"{self.names[seat]} must draw (the rows left in the round are empty).",
-                    style="italic",
-                )
+                Text(f"{name} must draw (the rows left in the round are empty).", style="italic")
             )
         elif action.kind == "place":
+            assert step.placed is not None
             self.console.print(
                 Text.assemble(
-                    f"{self.names[seat]} drew ",
-                    render.card_named(st.drawn),
+                    f"{name} drew ",
+                    render.card_named(step.placed),
                     f"; only row {action.arg + 1} has room.",
                     style="italic",
                 )
             )
         elif action.kind == "take":
             self.console.print(
-                Text(
-                    f"{self.names[seat]} must take row {action.arg + 1} (no row has room).",
-                    style="italic",
-                )
+                Text(f"{name} must take row {action.arg + 1} (no row has room).", style="italic")
             )
-        self._play(seat, action, quiet=action.kind == "place")
-
-    def _help(self, view: GameState) -> None:
-        self.console.print(render.board(view, self.names, viewer=view.to_move))
-        hint = "h shows the advisor's hints; " if self.hints else ""
-        # A paragraph: rich breaks it between words at the console's width (a soft-wrapped
-        # line would be cut by the terminal wherever its width ends, mid-word).
-        self.console.print(Text(
-            "Keys: d draws the top card of the draw pile; 1, 2, ... take that row on your turn, "
-            "or place the drawn card in that row; a colour's letter (or name) chooses a "
-            f"starting colour; {hint}q saves the game and quits (resume with "
-            f"{self.program} play --resume FILE); Ctrl-C does the same; an empty line lists "
-            "the keys. Scores are each player's best score now (jokers placed optimally), "
-            "counted with the score table above.",
-        ))
-
-    def _hint(
-        self, obs: Observation, legal: Sequence[Action], choices: Sequence[tuple[str, Action, Text]]
-    ) -> None:
-        if not self.hints:
-            self._say("Hints are off; start the game with --hints to get them.")
-            return
-        self._say("The advisor is thinking...", "dim")
-        try:
-            advice = list(self.advisor(obs, list(legal), self.hint_budget))
-        except Exception as exc:  # noqa: BLE001 (the advisor is another component: report it, keep playing)
-            self.console.print(Text(f"The advisor failed: {exc}", style="red"))
-            return
-        self.console.print(hint_table(advice, {a: k for k, a, _ in choices}))
-
-    # ----- computer players ----------------------------------------------------------------
-    def _computer_decision(self, seat: int) -> None:
-        """The computer seat's decision through the driver under the terminal's failure
-        policy (``arena.driver.FIRST_LEGAL``): a failing computer player plays the first
-        legal action, and the screen says so."""
-        st = self.state
-        decision = decide_with(self.agents[seat], observe(st, seat), st.legal_actions(), FIRST_LEGAL, st)
-        if decision.failure is not None:
-            self._say(
-                f"The computer player {self.names[seat]} failed ({decision.failure}); it plays "
-                f"{decision.action} instead (failure policy: {FIRST_LEGAL}).",
-                "red",
-            )
-        self._play(seat, decision.action)
-
-    # ----- applying actions and telling what happened --------------------------------------
-    def _play(self, seat: int, action: Action, *, quiet: bool = False) -> None:
-        """Play ``action`` for ``seat``, save, and tell what it did (``_tell``); ``quiet``
-        leaves out the placement line (a forced placement is told before it)."""
-        step = self.game.play(action)
-        self._autosave()
-        self._tell(step, quiet=quiet)
 
     def _tell(self, step: Step, *, quiet: bool = False) -> None:
         """The news lines of one action, read from its ``Step`` (and, for a game it ended,
@@ -450,7 +353,7 @@ class TerminalGame:
                 f"Press Enter to start game {st.game + 1} of {games} (q saves and quits): "
             )
             if answer.strip().lower() == "q":
-                raise _Quit
+                raise Quit
         self.console.print(Text(f"Game {st.game + 1} of {games} begins.", style="bold"))
 
     # ----- the end ---------------------------------------------------------------------------
@@ -538,38 +441,6 @@ class TerminalGame:
         else:
             self._say(f"Game saved to {shown}")
             self._say(f"Resume it with: {self.program} play --resume {shlex.quote(shown)}")
-
-
-def hint_table(advice: Sequence[Advice], keys: dict[Action, str]) -> Table:
-    """The advisor's estimates as a table, best first: the key of each action (``keys``),
-    the action in words (rows counted from 1), the win chance in percent and the expected
-    score margin over the best other player, each with its 95% interval, and the samples
-    behind the estimate; the caption names the search (``Advice.evaluator``)."""
-    evaluators = sorted({a.evaluator for a in advice})
-    table = Table(
-        title="Hints (the advisor's estimate)",
-        title_justify="left",
-        caption=f"95% intervals; search: {', '.join(evaluators)}",
-        caption_justify="left",
-    )
-    table.add_column("key")
-    table.add_column("action")
-    table.add_column("win chance", justify="right")
-    table.add_column("margin", justify="right")
-    table.add_column("samples", justify="right")
-    for a in advice:
-        interval = a.margin_interval
-        margin = f"{a.margin:+.1f}"
-        if interval is not None:
-            margin += f" [{interval[0]:+.1f}, {interval[1]:+.1f}]"
-        table.add_row(
-            keys.get(a.action, "?"),
-            render.describe(a.action),
-            f"{100 * a.win_prob:.0f}% [{100 * a.win_low:.0f}, {100 * a.win_high:.0f}]",
-            margin,
-            str(a.samples),
-        )
-    return table
 
 
 def round_leftovers(steps: Sequence[Step]) -> list[int] | None:

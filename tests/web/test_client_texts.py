@@ -41,6 +41,7 @@ ALLOWED = {
     "Deutsch",  # i18n.js: each language named in itself
     "Tab",
     "Enter",  # key names on the keys of a keyboard (shown in <kbd>)
+    "Escape",  # a key's name in KeyboardEvent.key (app.js: it closes the header's Menu)
     "top left",  # a CSS transform-origin (motion.js)
 }
 """Literals that look like words but are no text to translate."""

@@ -24,6 +24,22 @@ if (!nameField.value.trim()) nameField.value = getName();
 nameField.addEventListener("change", () => setName(nameField.value.trim()));
 accountBox(document.getElementById("account"));
 
+// The header's Menu button: shown only where the header is folded to one line (a live table
+// on a phone, style.css); it opens and closes the links, the name, the account and the
+// language below it. Escape closes it and gives the focus back to the button.
+const header = document.querySelector("header.site");
+const menuButton = header.querySelector("[data-testid=menu]");
+function showMenu(open) {
+  header.classList.toggle("menu-open", open);
+  menuButton.setAttribute("aria-expanded", open ? "true" : "false");
+}
+menuButton.addEventListener("click", () => showMenu(!header.classList.contains("menu-open")));
+header.addEventListener("keydown", (ev) => {
+  if (ev.key !== "Escape" || !header.classList.contains("menu-open")) return;
+  showMenu(false);
+  menuButton.focus();
+});
+
 let stopLobby = null;
 let shown = null; // "lobby" | "leaderboard" | "table" | "replay"
 
@@ -31,17 +47,23 @@ async function route() {
   const path = location.pathname;
   let m;
   if ((m = path.match(/^\/table\/([^/]+)\/?$/))) {
-    shown = "table";
+    show("table");
     await tableView(main, decodeURIComponent(m[1]));
   } else if ((m = path.match(/^\/replay\/([^/]+)\/?$/))) {
-    shown = "replay";
+    show("replay");
     await replayView(main, decodeURIComponent(m[1]));
   } else {
     if (stopLobby) { stopLobby(); stopLobby = null; }
-    shown = location.hash === "#leaderboard" ? "leaderboard" : "lobby";
+    show(location.hash === "#leaderboard" ? "leaderboard" : "lobby");
     if (shown === "leaderboard") await leaderboardView(main);
     else stopLobby = await lobbyView(main);
   }
+}
+
+/** Note the view shown; `<body data-view>` lets the style sheet lay out each view. */
+function show(view) {
+  shown = view;
+  document.body.dataset.view = view;
 }
 
 // Only a change between the lobby and the leaderboard redraws the page: other address

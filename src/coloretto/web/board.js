@@ -123,9 +123,10 @@ export function rowKind(rules, row) {
  * where the drawn card is shown, the Last Round card once it has come up, and the rows on
  * their row cards; with the action buttons when `onAction` is given. Only actions in
  * `legal` are enabled; every button carries data-key for focus restoring. `hint` (an
- * action) is highlighted.
+ * action) is highlighted. `extra` (a node, e.g. the live table's Hint button) ends the line
+ * of the draw pile.
  */
-export function rowsPanel(obs, seats, { legal = [], onAction = null, hint = null, pending = false } = {}) {
+export function rowsPanel(obs, seats, { legal = [], onAction = null, hint = null, pending = false, extra = null } = {}) {
   const btn = (a, label, key, shortcut) => {
     const ok = isLegal(legal, a) && !pending;
     return h("button", {
@@ -162,6 +163,7 @@ export function rowsPanel(obs, seats, { legal = [], onAction = null, hint = null
       colours.map((c, i) => btn({ action: "choose_start", color: c }, [card(c, { small: true }), " ", labelOf(c), " "],
         `choose-${c}`, String(i + 1)))));
   }
+  if (extra) top.append(extra);
   parts.push(top);
   const rows = h("ol", { class: "rows", "aria-label": TEXT.rowsLabel() });
   obs.rows.forEach((row, r) => {

@@ -9,7 +9,11 @@ import { guideDone, startGuide } from "./guide.js";
 
 const REFRESH_MS = 4000;
 
-/** The lobby page: create form and live table lists (refreshed every few seconds). */
+/**
+ * The lobby page: create form and live table lists, refreshed every few seconds. In a hidden
+ * tab only "Your tables" is refreshed: the tab's title keeps telling whether it is your turn
+ * (a turn-based game waits in a background tab); the lists follow when the tab shows again.
+ */
 export async function lobbyView(root) {
   let options;
   try {
@@ -30,9 +34,16 @@ export async function lobbyView(root) {
       setChildren(lists, h("p", { class: "panel error" }, t("lobby.cannot_load", { message: errorText(e) })));
     }
   };
+  const refreshMine = async () => {
+    try {
+      renderMine(mine, await myTables());
+    } catch { /* the next refresh tries again */ }
+  };
   await refresh();
-  const timer = setInterval(() => { if (!document.hidden) refresh(); }, REFRESH_MS);
-  return () => clearInterval(timer);
+  const timer = setInterval(() => { if (document.hidden) refreshMine(); else refresh(); }, REFRESH_MS);
+  const shown = () => { if (!document.hidden) refresh(); };
+  document.addEventListener("visibilitychange", shown);
+  return () => { clearInterval(timer); document.removeEventListener("visibilitychange", shown); };
 }
 
 /** The unfinished tables whose seat tokens this browser keeps (private ones too), each with

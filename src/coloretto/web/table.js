@@ -202,7 +202,7 @@ class TableView {
       setChildren(this.el.status, statusBar(this.obs, this.seats, this.mySeat, this.status));
       setChildren(this.el.rows, rowsPanel(this.obs, this.seats, {
         legal: this.legal, hint: this.hint, pending: blocked,
-        onAction: this.mySeat !== null ? (a) => this.act(a) : null,
+        onAction: this.mySeat !== null ? (a) => this.act(a) : null, extra: this.hintButton(),
       }));
     } else {
       setChildren(this.el.status, statusBar(null, this.seats, this.mySeat, this.status));
@@ -238,10 +238,12 @@ class TableView {
         h("span", { class: `pill status-${this.status}` }, ["open", "playing", "finished"].includes(this.status) ? t(`table.status.${this.status}`) : this.status),
         this.mySeat === null && this.role === "spectator" ? h("span", { class: "pill" }, t("table.watching")) : null,
         h("span", { class: `conn-dot conn-${this.conn}`, title: t("table.connection", { state: connName(this.conn) }) }, this.conn === "open" ? t("table.live") : connName(this.conn))),
-      h("p", { class: "small muted" }, rulesSummary(this.obs ? this.obs.rules : tb.rules, tb)),
-      h("div", { class: "small muted", "data-testid": "table-options" }, timeControlText(tb.time_control),
-        tb.private ? [" \u00b7 ", t("table.private")] : null,
-        tb.host !== null && tb.host !== undefined && tb.host === this.mySeat ? [" \u00b7 ", t("host.you")] : null),
+      // the table's options, then its rules (one line on a phone: style.css)
+      h("div", { class: "table-info small muted" },
+        h("div", { "data-testid": "table-options" }, timeControlText(tb.time_control),
+          tb.private ? [" \u00b7 ", t("table.private")] : null,
+          tb.host !== null && tb.host !== undefined && tb.host === this.mySeat ? [" \u00b7 ", t("host.you")] : null),
+        h("p", {}, rulesSummary(this.obs ? this.obs.rules : tb.rules, tb))),
       this.soundSwitch(),
       this.status === "open" ? this.inviteLine() : null);
   }
@@ -335,10 +337,16 @@ class TableView {
     setChildren(this.el.guide, panel);
   }
 
-  renderHint() {
+  /** The Hint button (on the felt, beside the draw pile) while you decide at a table that
+   * allows hints; else null. */
+  hintButton() {
     const canHint = this.table.hints && this.hintsAvailable && this.status === "playing" && this.legal.length > 0;
+    return canHint ? h("button", { type: "button", class: "hint-btn", "data-key": "hint", "data-testid": "hint", "aria-keyshortcuts": "H", onclick: () => this.askHint() }, t("table.hint"), " ", h("kbd", {}, "H")) : null;
+  }
+
+  /** The advice asked for, under the felt. */
+  renderHint() {
     setChildren(this.el.hint,
-      canHint ? h("button", { type: "button", class: "hint-btn", "data-key": "hint", "data-testid": "hint", "aria-keyshortcuts": "H", onclick: () => this.askHint() }, t("table.hint"), " ", h("kbd", {}, "H")) : null,
       this.hintText && this.legal.length ? h("p", { class: "hint-text" }, t("table.hint_text", { text: this.hintText })) : null);
   }
 

@@ -75,11 +75,12 @@ def act(page: Any, keyboard: bool = False) -> int:
 
 
 def play_until(
-    observer: Any, pages: dict[int, Any], stop: Any = None, keyboard_every: int = 0
+    observer: Any, pages: dict[int, Any], stop: Any = None, keyboard_every: int = 0, on_decision: Any = None
 ) -> int:
     """Play the people's seats (``pages`` by seat) until the game ends or ``stop(version)`` is
-    true. ``observer`` (one of the pages) tells whose turn it is. Returns the number of actions
-    played through the pages."""
+    true. ``observer`` (one of the pages) tells whose turn it is; ``on_decision(page)`` is
+    called while a page's seat decides, before it acts. Returns the number of actions played
+    through the pages."""
     done = 0
     newest = int(attr(observer, "version"))
     while True:
@@ -98,6 +99,8 @@ def play_until(
             page.wait_for_selector(f"{VIEW}[data-mine='1'], {VIEW}[data-status=finished]")
             if attr(page, "status") == "finished":
                 continue
+            if on_decision is not None:
+                on_decision(page)
             done += 1
             newest = max(
                 newest, act(page, keyboard=bool(keyboard_every) and done % keyboard_every == 0)

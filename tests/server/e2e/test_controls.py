@@ -17,6 +17,7 @@ Page header and links (index.html)
 - `#player-name` "Your name" (kept across reloads): test_lobby_form_links_and_joining
 - `[data-testid=brand]` the Coloretto logo link to the lobby: test_lobby_form_links_and_joining
 - `[data-testid=nav-lobby]` "Lobby": test_lobby_form_links_and_joining
+- `[data-testid=menu]` "Menu" (a live table on a phone: opens the links, the name, the account and the language; again or Escape closes): test_table_feel.py::test_phone_layout_needs_no_scrolling
 - `[data-testid=nav-leaderboard]` "Leaderboard": test_replay_controls_and_error_pages
 - `#language` "Language" (i18n.js; the page reloads in it, remembered): test_languages.py::test_language_switch_in_the_header_persists
 
@@ -151,6 +152,7 @@ Keys (docs/web-client.md, "Keyboard"; key: what it does: the test that presses i
 - `Tab` next button: test_playing_keys_hints_and_leaving
 - `Shift+Tab` previous button: test_playing_keys_hints_and_leaving
 - `Enter` press the focused button: test_playing_keys_hints_and_leaving
+- `Escape` close the header's Menu (a live table on a phone): test_table_feel.py::test_phone_layout_needs_no_scrolling
 - `ArrowRight` replay: next move: test_replay_controls_and_error_pages
 - `ArrowLeft` replay: previous move: test_replay_controls_and_error_pages
 - `Home` replay: first move: test_replay_controls_and_error_pages

@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 import pytest
 from test_browser import VIEW, act, attr, create_table, play_until
+from test_table_feel import check_decision_screen
 
 pytestmark = pytest.mark.slow
 
@@ -87,7 +88,8 @@ def play_in(
     lang: str, locale: str, size: dict[str, int], chromium: Any, base: str, shots: Path, prefix: str
 ) -> None:
     """A full game of three (you and two computer players) in the browser language ``locale``,
-    played by clicking; checks the translations and takes the screenshots."""
+    played by clicking; checks the translations and takes the screenshots. On a phone, every
+    decision is checked to fit the screen (test_table_feel.check_decision_screen)."""
     context = chromium.new_context(bypass_csp=True, viewport=size, locale=locale)
     context.set_default_timeout(30_000)
     errors: list[str] = []
@@ -111,6 +113,11 @@ def play_in(
         assert page.locator(f"{VIEW} .rows .row-name").first.inner_text() == text(
             page, lang, "board.row", n=1
         )
+        fits = None
+        if size == PHONE:
+            def fits(decider: Any) -> None:
+                check_decision_screen(decider, 3, (size["width"], size["height"]), lang)
+
         # the middle of the game: a drawn card to place, a log, badges
         play_until(
             page,
@@ -118,7 +125,10 @@ def play_in(
             stop=lambda v: (
                 v >= 10 and attr(page, "decision") == "place" and attr(page, "mine") == "1"
             ),
+            on_decision=fits,
         )
+        if fits is not None and attr(page, "status") == "playing":
+            fits(page)
         if attr(page, "status") == "playing":
             assert page.locator("[data-testid=turn]").inner_text() == text(
                 page, lang, "turn.mine.place"
@@ -138,7 +148,8 @@ def play_in(
         log = page.locator(f"{VIEW} .log > li[data-i]").all_inner_texts()
         draws = text(page, lang, "log.draws").split("{card}")[0].replace("{name}", "").strip()
         assert any(draws in " ".join(line.split()) for line in log), (draws, log[:5])
-        play_until(page, {0: page})
+        page.evaluate("() => window.scrollTo(0, 0)")  # the log, keys and legend opened above are below
+        play_until(page, {0: page}, on_decision=fits)
         page.wait_for_selector("[data-testid=result]")
         result = httpx.get(f"{base}/api/tables/{table_id}/replay", timeout=10).json()["result"]
         panel = page.locator("[data-testid=result]")

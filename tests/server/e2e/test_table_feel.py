@@ -5,7 +5,10 @@ Chromium:
    (every face rendered to a canvas and compared), letters unique and readable;
 2. a phone (390 x 844): while you decide, the rows, the drawn card, your collection with
    its score and every opponent's summary are on the screen without scrolling, at every
-   decision of whole games of 2, 4 and 5 players; the desktop (1280 x 800) too;
+   decision of whole games of 2, 4 and 5 players in English (5 also with a 90 s clock) and
+   of the first decisions of 5-player games in the five other languages (German also with
+   the clock); the table's header is one line there, its Menu opens the rest; the desktop
+   (1280 x 800) too;
 3. card movements: played after the page is up to date (the buttons work at once), and
    none at all under ``prefers-reduced-motion: reduce``;
 4. keys typed while an action is on its way to the server are kept and played in order,
@@ -115,8 +118,28 @@ def test_card_faces_differ_in_greyscale(web_server: Any, new_page: Any) -> None:
 
 
 # ----- 2. the phone layout ----------------------------------------------------------------------
+LOCALES = Path(__file__).resolve().parents[3] / "src" / "coloretto" / "web" / "locales"
+LANGUAGES = ["en", "nl", "uk", "it", "fr", "de"]
+FIRST_DECISIONS = 14
+"""How many decisions the phone games in other languages are checked for (whole games: in
+English, 2, 4 and 5 players, and 5 with a clock)."""
+
 IN_VIEW_JS = """(sel) => [...document.querySelectorAll(sel)].map(e => {
   const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"""
+SCORES_JS = """([sel, lang]) => [...document.querySelectorAll(sel)].map(e => {
+  const text = e.textContent, m = text.match(/[\u2212-]?\\d+/);
+  const n = m ? Number(m[0].replace('\u2212', '-')) : NaN;
+  return [text, m ? m[0] : '', Number.isNaN(n) ? '' : new Intl.PluralRules(lang).select(n)]; })"""
+"""Each score's text, its number as written and the number's plural category in ``lang``."""
+CHIPS_JS = """(sel) => [...document.querySelectorAll(sel)].map(li => [li.dataset.card,
+  li.querySelector('.card').getAttribute('aria-label'), li.querySelector('.card-count')?.textContent || ''])"""
+"""Each colour chip: its card, its label for screen readers and its visible count ("×2")."""
+
+
+def catalog(lang: str) -> dict[str, Any]:
+    """The browser client's strings in ``lang`` (web/locales/LANG.json)."""
+    data: dict[str, Any] = json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
+    return data
 
 
 def assert_in_view(page: Any, selector: str, size: tuple[int, int], count: int | None = None) -> None:
@@ -130,21 +153,22 @@ def assert_in_view(page: Any, selector: str, size: tuple[int, int], count: int |
             f"{selector} at {left:.0f},{top:.0f}-{right:.0f},{bottom:.0f} is outside the {size[0]}x{size[1]} screen")
 
 
-def check_decision_screen(page: Any, players: int, size: tuple[int, int]) -> str:
-    """While the page's seat (seat 0) decides: no scrolling, and the rows, the drawn card
-    (placing), the action buttons, your seat with its score and collection, and every
-    opponent's summary are inside the viewport. Returns the decision. When not, the screen
-    is saved to test-artifacts/screenshots/layout-failure-*.png."""
+def check_decision_screen(page: Any, players: int, size: tuple[int, int], lang: str = "en") -> str:
+    """While the page's seat decides: no scrolling, and the rows, the drawn card (placing),
+    the action buttons, your seat with its score and collection, and every opponent's summary
+    (score and colour counts, in the words of ``lang``'s catalog) are inside the viewport.
+    Returns the decision. When not, the screen is saved to
+    test-artifacts/screenshots/layout-failure-*.png."""
     try:
-        return decision_screen(page, players, size)
+        return decision_screen(page, players, size, lang)
     except AssertionError:
         shots = Path(__file__).resolve().parents[3] / "test-artifacts" / "screenshots"
         shots.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(shots / f"layout-failure-{size[0]}-{players}p.png"))
+        page.screenshot(path=str(shots / f"layout-failure-{size[0]}-{players}p-{lang}.png"))
         raise
 
 
-def decision_screen(page: Any, players: int, size: tuple[int, int]) -> str:
+def decision_screen(page: Any, players: int, size: tuple[int, int], lang: str) -> str:
     assert page.evaluate("() => window.scrollY") == 0
     decision = attr(page, "decision")
     assert_in_view(page, ".rows", size, 1)
@@ -154,14 +178,20 @@ def decision_screen(page: Any, players: int, size: tuple[int, int]) -> str:
     assert_in_view(page, ".player.me .collection, .player.me .collection-empty", size, 1)
     assert_in_view(page, ".players-others .player", size, players - 1)
     assert_in_view(page, ".players-others .player .score", size, players - 1)
+    assert_in_view(page, ".players-others .player .collection, .players-others .player .collection-empty", size, players - 1)
     if decision == "place":
         assert_in_view(page, "[data-testid=drawn-card]", size, 1)
-    # the opponents' summaries: score and the count of each colour (chips "2 blue" ...)
-    for score in page.locator(".players-others .player .score").all_inner_texts():
-        assert re.fullmatch(r"-?\d+ pts?", score), score
-    for label in page.locator(".players-others .collection li .card").evaluate_all(
-            "els => els.map(e => e.getAttribute('aria-label'))"):
-        assert re.fullmatch(r"\d+ .+", label), label
+    words = catalog(lang)
+    # the scores: the catalog's form of "N points" for the number's plural category
+    points = words["board.points"]
+    for text, number, category in page.evaluate(SCORES_JS, [".player .score", lang]):
+        form = points.get(category, points["other"]) if isinstance(points, dict) else points
+        assert number and text == form.replace("{count}", number), (lang, text, category)
+    # the opponents' summaries: the count of each colour ("2 × blauw"), shown and said
+    for name, label, count in page.evaluate(CHIPS_JS, ".players-others .collection li[data-card]"):
+        assert re.fullmatch(r"\u00d7\d+", count), (name, count)
+        card_name = words[f"colour.{name}"] if f"colour.{name}" in words else words[f"cardname.{name}"]
+        assert label == words["card.count_label"].replace("{count}", count[1:]).replace("{name}", card_name), (lang, label)
     wide = page.evaluate("""() => document.documentElement.scrollWidth > innerWidth ? [...document.querySelectorAll('*')]
       .filter(e => e.getBoundingClientRect().right > innerWidth + 0.5)
       .map(e => `${e.tagName}.${e.getAttribute('class')} ${e.getBoundingClientRect().right}`) : []""")
@@ -169,40 +199,90 @@ def decision_screen(page: Any, players: int, size: tuple[int, int]) -> str:
     return decision
 
 
-@pytest.mark.parametrize("players", [2, 4, 5])
-def test_phone_layout_needs_no_scrolling(web_server: Any, new_page: Any, screenshots: Path, players: int) -> None:
-    """Whole games on a phone, every decision checked; the table allows hints, so the hint
-    button is there too, and twice the advice is asked for and shown."""
+def check_the_menu(page: Any) -> None:
+    """On a phone the table's header is one line: the Menu button opens the links, the name
+    and the language below it, pressed again or with Escape it closes them."""
+    menu = page.locator("[data-testid=menu]")
+    links = page.locator("[data-testid=nav-leaderboard]")
+    assert menu.get_attribute("aria-expanded") == "false" and links.is_hidden()
+    assert menu.bounding_box()["height"] >= 38  # type: ignore[index]
+    menu.click()
+    assert menu.get_attribute("aria-expanded") == "true"
+    for part in ("[data-testid=nav-lobby]", "[data-testid=nav-leaderboard]", "[data-testid=nav-rules]",
+                 "#player-name", "#language"):
+        assert page.locator(part).is_visible(), part
+    assert links.bounding_box()["height"] >= 38  # type: ignore[index]
+    menu.click()
+    assert menu.get_attribute("aria-expanded") == "false" and links.is_hidden()
+    menu.click()
+    assert links.is_visible()
+    page.keyboard.press("Escape")
+    assert links.is_hidden() and menu.get_attribute("aria-expanded") == "false"
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "menu"
+
+
+PHONE_GAMES = [
+    *[pytest.param("en", players, "none", None, id=f"en-{players}p") for players in (2, 4, 5)],
+    *[pytest.param(lang, 5, "none", FIRST_DECISIONS, id=f"{lang}-5p") for lang in LANGUAGES[1:]],
+    pytest.param("en", 5, "move:90", None, id="en-5p-clock"),
+    pytest.param("de", 5, "move:90", FIRST_DECISIONS, id="de-5p-clock"),
+]
+
+
+@pytest.mark.parametrize(("lang", "players", "clock", "decisions"), PHONE_GAMES)
+def test_phone_layout_needs_no_scrolling(web_server: Any, new_page: Any, screenshots: Path, lang: str, players: int,
+                                         clock: str, decisions: int | None) -> None:
+    """Games on a phone in each language, with and without a 90 s clock (whole games in
+    English, the first ``FIRST_DECISIONS`` decisions in the others), every decision checked; the table allows hints, so the Hint button is there too, and twice the advice is
+    asked for and shown. The header's Menu opens and closes."""
     base = web_server.url
     phone = new_page(*PHONE)
     phone.goto(base + "/")
+    phone.wait_for_selector("[data-testid=create]")
+    if lang != "en":
+        with phone.expect_navigation():
+            phone.select_option("#language", lang)  # the page reloads in that language
+        phone.wait_for_selector("[data-testid=create]")
+    assert phone.evaluate("() => document.documentElement.lang") == lang
     phone.fill("#player-name", "Pia")
     phone.select_option("#seat-count", str(players))
     for i, kind in enumerate(["me"] + ["computer:easy"] * (players - 1)):
         phone.select_option(f"#seat-{i}", kind)
     phone.click("[data-testid=rules-options]")
     phone.check("#hints")
+    phone.select_option("#time-control", clock)
     phone.click("[data-testid=create]")
     phone.wait_for_selector(f"{VIEW}[data-conn=open]")
+    if clock != "none":
+        phone.wait_for_selector("[data-testid=clock]")
+    name = f"phone-{players}p-placing" if lang == "en" and clock == "none" else \
+        f"phone-{players}p-{lang}" + ("-clock" if clock != "none" else "")
     seen = {"turn": 0, "place": 0}
     shot = False
     hints = 0
-    while wait_mine_or_end(phone):
-        decision = check_decision_screen(phone, players, PHONE)
+    thinking = catalog(lang)["table.thinking"]
+    while wait_mine_or_end(phone) and (decisions is None or sum(seen.values()) < decisions):
+        if not sum(seen.values()):
+            check_the_menu(phone)
+        decision = check_decision_screen(phone, players, PHONE, lang)
         seen[decision] += 1
         if hints < 2 and seen[decision] == 4:
             phone.click("[data-testid=hint]")
-            phone.wait_for_selector(".hint-text:not(:has-text('thinking'))", timeout=60_000)
-            check_decision_screen(phone, players, PHONE)
+            phone.wait_for_function("t => { const e = document.querySelector('.hint-text'); return e && !e.textContent.includes(t); }",
+                                    arg=thinking, timeout=60_000)
+            check_decision_screen(phone, players, PHONE, lang)
             hints += 1
         if decision == "place" and seen["place"] >= 4 and not shot:
-            phone.screenshot(path=str(screenshots / f"phone-{players}p-placing.png"), animations="disabled")
+            phone.screenshot(path=str(screenshots / f"{name}.png"), animations="disabled")
             shot = True
         act(phone)
-    assert seen["turn"] >= 5 and seen["place"] >= 3, seen
+    assert seen["turn"] >= 5 and seen["place"] >= 3 and hints == 2 and shot, seen
+    if decisions is not None:
+        return
     phone.wait_for_selector("[data-testid=result]")
     no_horizontal_overflow(phone)
-    phone.screenshot(path=str(screenshots / f"phone-{players}p-end.png"), full_page=True, animations="disabled")
+    end = f"phone-{players}p-end" if clock == "none" else f"{name}-end"
+    phone.screenshot(path=str(screenshots / f"{end}.png"), full_page=True, animations="disabled")
 
 
 def test_desktop_layout_with_five_players(web_server: Any, new_page: Any) -> None:

@@ -1,9 +1,10 @@
 """Tables in the real browser (real ``coloretto serve``, Debian's Chromium): a per-move clock
 that everyone sees counting down, a one-second clock (offered by this server only,
 ``--move-clocks``) that runs out so the table's computer moves and the person takes the seat
-back, a private table that the lobby does not list, the host replacing an absent player, the
-table chat (escaped, players only, muted), two Rematch presses at once and a match's
-per-game breakdown. The same rules with a manual clock: tests/server/test_table_options.py.
+back, a turn-based table whose "Your turn" shows in the lobby and in the tabs' titles, a
+private table that the lobby does not list, the host replacing an absent player, the table
+chat (escaped, players only, muted), two Rematch presses at once and a match's per-game
+breakdown. The same rules with a manual clock: tests/server/test_table_options.py.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 from serverproc import ServerProcess
-from test_browser import VIEW, attr
+from test_browser import VIEW, act, attr
 
 pytestmark = pytest.mark.slow
 
@@ -104,6 +105,73 @@ def test_a_clock_runs_out_and_the_computer_moves(web_server: Any, new_page: Any)
     ann.click("[data-testid=reclaim]")
     # back in her seat, Ann idles again: a second move is played for her when the clock runs out
     ann.wait_for_function("() => document.querySelectorAll('[data-testid=log-timeout]').length >= 2", timeout=30_000)
+
+
+HIDDEN_TAB = """Object.defineProperty(Document.prototype, 'hidden', {get() { return true; }});
+Object.defineProperty(Document.prototype, 'visibilityState', {get() { return 'hidden'; }});"""
+"""Makes a page take itself for a background tab (``document.hidden``), as a lobby left
+open behind the game's tab does."""
+
+
+def test_a_turn_based_table_says_whose_turn_it_is(web_server: Any, new_page: Any, screenshots: Path) -> None:
+    """A turn-based table ("a day per move") made with the lobby's controls, for Ann and Bob.
+    While Ann is to move, her lobby, left open in a background tab, marks the table "Your
+    turn" and its tab's title counts it, and her table's tab title says so; while Bob is to
+    move, none of them does (Bob's table tab does). Each change comes while the lobby's tab
+    stays in the background."""
+    base = web_server.url
+    ann = new_page()
+    table_id = create(ann, base, ["me", "human"], clock="day", agent="easy")
+    assert "Turn-based: a day per move" in ann.inner_text("[data-testid=table-options]")
+    assert httpx.get(f"{base}/api/tables/{table_id}").json()["time_control"]["kind"] == "day"
+    bob = new_page()
+    bob.goto(f"{base}/table/{table_id}")
+    bob.fill("#join-name", "Bob")
+    bob.click("[data-testid=join]")
+    for page in (ann, bob):
+        page.wait_for_selector(f"{VIEW}[data-status=playing][data-to-move]:not([data-to-move=''])")
+    lobby = new_page(context=ann.context)
+    lobby.add_init_script(HIDDEN_TAB)
+    lobby.goto(base + "/")
+    assert lobby.evaluate("() => document.hidden")
+    mine = lobby.locator(f"[data-testid=my-tables] li[data-table='{table_id}']")
+    mine.wait_for()
+    assert "Turn-based: a day per move" in mine.inner_text()
+    people = {0: ann, 1: bob}
+
+    def shows(seat: int) -> None:
+        """Ann's lobby and both table tabs say that ``seat`` is to move."""
+        ann_to_move = seat == 0
+        lobby.wait_for_function("t => document.title === t",
+                                arg="\u25b6 Your turn at 1 table \u2013 Coloretto" if ann_to_move else "Coloretto")
+        badge = mine.locator("[data-testid=your-turn]")
+        if ann_to_move:
+            badge.wait_for()
+            assert badge.inner_text() == "Your turn"
+        else:
+            badge.wait_for(state="detached")
+        for s, page in people.items():
+            title = f"Coloretto \u2013 {table_id}"
+            page.wait_for_function("t => document.title === t", arg=f"\u25b6 Your turn \u2013 {title}" if s == seat else title)
+        clock = people[seat].locator("[data-testid=clock]")
+        assert "Turn-based" in clock.inner_text() and "you" in clock.inner_text()
+        assert int(clock.get_attribute("data-left") or "0") > 23 * 3600
+
+    def play_until_the_other_moves(seat: int) -> None:
+        """The person at ``seat`` plays (draws and places, or takes) until the other is to move."""
+        page = people[seat]
+        while attr(ann, "to-move") == str(seat):
+            page.wait_for_selector(f"{VIEW}[data-mine='1']")
+            version = act(page)
+            ann.wait_for_function("v => +document.querySelector('#table-view').dataset.version >= v", arg=version)
+
+    first = int(attr(ann, "to-move"))
+    shows(first)
+    play_until_the_other_moves(first)
+    shows(1 - first)
+    ann.screenshot(path=str(screenshots / "table-turn-based.png"))
+    play_until_the_other_moves(1 - first)
+    shows(first)
 
 
 # ----- private tables, the host, the chat --------------------------------------------------------

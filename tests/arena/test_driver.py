@@ -261,3 +261,23 @@ def test_simulate_forfeits_by_its_default_policy_through_the_driver() -> None:
     out = play_game_outcome(Rules(players=2), specs, 4, 0, budget=Budget(seconds=0.05))
     assert out.forfeit == 0
     assert [(f["seat"], f["kind"], f["handling"]) for f in out.failures] == [(0, "exited", "forfeit")]
+
+
+def test_an_interruption_is_never_an_agents_failure() -> None:
+    """Ctrl-C that reaches Python as another exception caused by a ``KeyboardInterrupt``
+    (as it does out of compiled code) is raised as ``KeyboardInterrupt``; real failures
+    are left to the policy."""
+    from coloretto.arena.driver import raise_if_interrupted
+
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as ctrl_c:
+            raise SystemError("returned a result with an exception set") from ctrl_c
+    except SystemError as wrapped:
+        with pytest.raises(KeyboardInterrupt):
+            raise_if_interrupted(wrapped)
+    raise_if_interrupted(RuntimeError("a bug"))  # not an interruption: returns
+    loop = RuntimeError("loop")
+    loop.__context__ = loop
+    raise_if_interrupted(loop)  # a cycle in the chain ends the search

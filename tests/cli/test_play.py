@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pexpect
@@ -626,6 +627,25 @@ def play_session(
         keys = child.match.group(1).split()
         child.sendline(keys[min(answer, len(keys) - 1)])
     raise AssertionError("the game did not end")
+
+
+def test_ctrl_c_while_the_advisor_thinks_saves_and_quits(tmp_path: Path) -> None:
+    """Ctrl-C during a hint (the compiled search running) is the person's Ctrl-C: the game
+    is saved and the program ends with 130, as at any other moment."""
+    save = tmp_path / "i.json"
+    child = spawn(["--hints", "--hint-budget", "30s", "--opponents", "easy", "--seed", "3",
+                   "--save", str(save)], tmp_path)
+    child.expect(PROMPT)
+    child.sendline("h")
+    child.expect("The advisor is thinking")
+    time.sleep(2)  # well inside the 30 s search
+    child.sendintr()
+    child.expect("Game saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "advisor failed" not in plain(child.before)
+    assert child.exitstatus == 130
+    assert replay(json.loads(save.read_text())).valid
 
 
 def test_hints_key_through_the_real_command(tmp_path: Path) -> None:

@@ -161,6 +161,27 @@ class Decision:
     failure: str | None = None
 
 
+def raise_if_interrupted(failure: BaseException) -> None:
+    """Raise ``KeyboardInterrupt`` when ``failure`` came from one (Ctrl-C), else return.
+
+    Ctrl-C while compiled code runs (the fast core's search) can reach Python as another
+    exception, such as ``SystemError: ... returned a result with an exception set``, whose
+    cause is the ``KeyboardInterrupt``. It is the person's interruption, never an agent's
+    failure, so no failure policy may cover it: the causes and contexts of ``failure`` are
+    searched for it.
+
+    Raises:
+        KeyboardInterrupt: ``failure`` is one or was caused by one (chained from ``failure``).
+    """
+    seen: set[int] = set()
+    exc: BaseException | None = failure
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            raise KeyboardInterrupt from failure
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+
+
 def failure_text(failure: BaseException) -> str:
     """A one-line description of an agent's failure for logs and notes."""
     if isinstance(failure, _NotLegal):
@@ -222,6 +243,7 @@ def decide_with(
     try:
         return Decision(ask(agent, observation, legal, state))
     except Exception as exc:
+        raise_if_interrupted(exc)
         if not policy.handles(exc):
             raise
         return recover(policy, exc, observation, legal, state, fallback_seed, agent.budget)
@@ -331,6 +353,7 @@ class SeatPlayer(Agent):
         try:
             self.primary.reset(seat, rules)
         except Exception as exc:  # noqa: BLE001 - _recover raises what the policy does not handle
+            raise_if_interrupted(exc)
             self._recover(exc)
 
     def peek(self, state: GameState) -> None:
@@ -342,6 +365,7 @@ class SeatPlayer(Agent):
         try:
             action = ask(self.active, observation, legal)
         except Exception as exc:  # noqa: BLE001 - _recover raises what the policy does not handle
+            raise_if_interrupted(exc)
             if self._recover(exc):
                 action = legal[0]
             else:
@@ -469,6 +493,7 @@ __all__ = [
     "failure_text",
     "play_out",
     "play_with_policy",
+    "raise_if_interrupted",
     "recover",
     "start_game",
 ]

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from ..agents.advisor import Advice, advise
 from ..agents.base import Agent, Budget
+from ..arena.driver import raise_if_interrupted
 from ..engine.actions import Action
 from ..engine.cards import COLORS, LETTERS
 from ..engine.observation import Observation
@@ -161,6 +162,7 @@ class Keyboard(Agent):
         try:
             advice = list(self.advisor(obs, list(legal), self.hint_budget))
         except Exception as exc:  # noqa: BLE001 (the advisor is another component: report it, keep playing)
+            raise_if_interrupted(exc)  # Ctrl-C while it thinks saves and quits, as anywhere
             self.console.print(Text(f"The advisor failed: {exc}", style="red"))
             return
         self.console.print(hint_table(advice, {a: k for k, a, _ in choices}))

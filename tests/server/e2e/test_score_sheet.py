@@ -135,9 +135,10 @@ def test_phone_sheet_scores_each_tap_and_works_offline(
     page.wait_for_function("document.getElementById('sheet-live').textContent.includes('Ann: 41 points, rank 1')")
     # Bob types his counts; the golden joker by tapping; a tie with Ann
     page.fill("#count-p2-colour-1", "5")
+    page.fill("#count-p2-colour-5", "4")
     tap(page, "p2", "golden_joker")
-    page.fill("#count-p2-plus2", "10")
-    bob = {"brown": 5, "golden_joker": 1, "plus2": 10}
+    page.fill("#count-p2-plus2", "5")
+    bob = {"brown": 5, "pink": 4, "golden_joker": 1, "plus2": 5}
     assert total(page, "p2") == expected(bob)["total"] == 41
     assert "Golden joker \u2192 brown" in page.inner_text("#player-p2 .reason")
     assert [rank(page, p) for p in ("p1", "p2", "p3")] == [1, 1, 3]

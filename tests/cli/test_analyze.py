@@ -14,7 +14,7 @@ from coloretto.agents import Budget, make_agent
 from coloretto.arena.driver import play_out, start_game
 from coloretto.cli.analyze import DEFAULT_BUDGET
 from coloretto.cli.main import main
-from coloretto.engine import Rules
+from coloretto.engine import Rules, observe
 
 
 @pytest.fixture(scope="module")
@@ -204,3 +204,23 @@ def test_progress_bar_on_a_terminal_only(four_player_file: Path) -> None:
     assert child.exitstatus == 0
     assert "analysing" not in text
     assert json.loads(text)["decisions"]
+
+
+def test_counts_agree_with_their_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A seat that made one decision has "1 decision" (an unfinished game stopped there)."""
+    game = start_game(Rules(players=2), 4, ["greedy", "random"])
+    random_player = make_agent("random", 1)
+    random_player.reset(1, game.state.rules)
+    chosen = 0
+    while chosen < 1:
+        st = game.state
+        legal = st.legal_actions()
+        if st.to_move == 1 and len(legal) > 1:
+            chosen += 1
+        game.play(legal[0] if st.to_move == 0 else random_player.act(observe(st, 1), legal))
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps(game.to_record()))
+    assert main(["analyze", str(path), "--budget", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 2 (random): 1 decision, " in out, out
+    assert " 1 decisions" not in out

@@ -440,6 +440,23 @@ def test_save_never_overwrites_an_existing_file(tmp_path: Path) -> None:
     assert other.read_text() == "precious"
 
 
+def test_resume_keeps_the_records_seats_and_names(tmp_path: Path) -> None:
+    """A saved game continues with the seats and names it was saved with: --seat and --name
+    are refused with --resume (exit 2, the file untouched), as rule options are."""
+    saved = _play_piped(tmp_path, "--opponents", "random", "--seed", "2", "--seat", "2", "--save", "s.json",
+                        answers="q\n")
+    assert saved.returncode == 0, saved.stderr
+    before = (tmp_path / "s.json").read_text()
+    for extra, word in ((["--seat", "1"], "--seat"), (["--name", "Bob"], "--name")):
+        proc = _play_piped(tmp_path, "--resume", "s.json", *extra, answers="q\n")
+        assert proc.returncode == 2, (proc.stdout, proc.stderr)
+        assert f"do not give {word}" in proc.stderr
+        assert (tmp_path / "s.json").read_text() == before
+    again = _play_piped(tmp_path, "--resume", "s.json", answers="q\n")
+    assert again.returncode == 0, again.stderr
+    assert json.loads((tmp_path / "s.json").read_text())["human_seats"] == [1]
+
+
 def test_default_record_names_are_unique(tmp_path: Path) -> None:
     from coloretto.cli.play import _reserve_default
 

@@ -281,7 +281,7 @@ def _print_text(args: argparse.Namespace, budget: Budget, analysis: dict[str, An
         spent = f"{args.budget} per decision (a time budget: not reproducible), seed {args.seed}"
     spent += f", evaluator {_evaluators(analysis)}"
     console.print(
-        f"{args.record}: {len(analysis['decisions'])} decisions analysed ({spent})"
+        f"{args.record}: {_count(len(analysis['decisions']), 'decision')} analysed ({spent})"
         + (
             f"; final scores {', '.join(map(str, scores))}"
             if scores is not None
@@ -296,7 +296,7 @@ def _print_text(args: argparse.Namespace, budget: Budget, analysis: dict[str, An
         markup=False,
     )
     for s in summarize(analysis, args.top):
-        head = f"\nseat {s['seat'] + 1} ({s['name']}): {s['decisions']} decisions, "
+        head = f"\nseat {s['seat'] + 1} ({s['name']}): {_count(s['decisions'], 'decision')}, "
         if s["mistakes"]:
             many = "mistake" if s["mistakes"] == 1 else "mistakes"
             head += (
@@ -308,7 +308,8 @@ def _print_text(args: argparse.Namespace, budget: Budget, analysis: dict[str, An
             if s["largest"] is not None and s["largest"]["win_prob_loss"] > 0:
                 d = s["largest"]
                 head += (
-                    f" (the largest loss, {100 * d['win_prob_loss']:.1f} points at action "
+                    f" (the largest loss, {100 * d['win_prob_loss']:.1f} percentage points of win "
+                    f"chance at action "
                     f"{d['action_index'] + 1}, lies within the noise)"
                 )
         console.print(head, markup=False, soft_wrap=True)
@@ -422,3 +423,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     _print_text(args, budget, analysis)
     return 0
+
+
+def _count(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1 ("1 decision", "3 decisions")."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

@@ -63,6 +63,8 @@ RULE_OPTIONS = (
     "row_capacities",
 )
 """docs/rules.md §7 keys settable on the command line (``--next-round-starter`` etc.)."""
+NAME_DEFAULT = "You"
+"""The person's name when ``--name`` is not given."""
 DEAL_OPTIONS = ("removed_colors", "first_player", "preset")
 
 
@@ -203,7 +205,7 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--hint-budget", default="1s", metavar="BUDGET", help="advisor thinking time (default 1s)"
     )
-    p.add_argument("--name", default="You", help="your name at the table (default You)")
+    p.add_argument("--name", default=NAME_DEFAULT, help=f"your name at the table (default {NAME_DEFAULT}; not with --resume)")
     p.set_defaults(func=run)
 
 
@@ -295,11 +297,17 @@ def _human_seats(record: dict[str, Any], n: int, seat: int | None) -> list[int]:
 
     Raises:
         UsageError: ``human_seats`` is present but not a non-empty list of distinct seats,
-            or (without it) ``seat`` is not 1 to ``n``.
+            or present and ``--seat`` given too (the record decides), or (without it)
+            ``seat`` is not 1 to ``n``.
     """
     humans = record.get("human_seats")
     if humans is None:
         return [seat_option("--seat", seat if seat is not None else 1, n)]
+    if seat is not None:
+        raise UsageError(
+            "--resume continues the saved game with its own seats (the record's human_seats); "
+            "do not give --seat"
+        )
     if not (
         isinstance(humans, list)
         and humans
@@ -404,6 +412,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"--resume continues the saved game's rules and deal; do not give {', '.join(given)}"
             )
+        if args.name != NAME_DEFAULT:
+            raise UsageError("--resume continues the saved game with its players' names; do not give --name")
         record = read_record_file(args.resume)
         try:
             game = load_game(record)

@@ -86,17 +86,17 @@ for line in sys.stdin:
 
 def test_connect_takes_the_seat_it_is_told_with_the_time_it_is_told(tmp_path: Path, server_factory: Any) -> None:
     server = server_factory(f"sqlite:///{tmp_path / 'c.db'}").start()
-    tid, _ = _open_table(server)  # seat 1 is open
+    tid, _ = _open_table(server)  # the second seat (JSON seat 1) is open
     bot = tmp_path / "timed_bot.py"
     bot.write_text(TIMED_BOT)
     out = subprocess.run(
         [sys.executable, "-m", "coloretto.cli.main", "connect", f"{server.url}/table/{tid}",
-         "--engine", f"{sys.executable} {bot} {tmp_path / 'asked.txt'}", "--seat", "1", "--time", "250ms", "--name", "Timed", "--json"],
+         "--engine", f"{sys.executable} {bot} {tmp_path / 'asked.txt'}", "--seat", "2", "--time", "250ms", "--name", "Timed", "--json"],
         check=False, capture_output=True, text=True, timeout=120,
     )
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
-    assert result["outcome"] == "finished" and result["seat"] == 1
+    assert result["outcome"] == "finished" and result["seat"] == 1  # the JSON counts from 0
     asked = set((tmp_path / "asked.txt").read_text().split())
     assert asked == {"250"}, asked  # every decision was asked with --time
     table = httpx.get(server.url + f"/api/tables/{tid}").json()

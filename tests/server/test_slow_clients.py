@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aio import run
 from backends import Backend
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -81,7 +82,7 @@ def test_a_body_too_slow_is_answered_request_timeout(
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    asyncio.run(asyncio.wait_for(client.app(scope, receive, send), 10))
+    run(asyncio.wait_for(client.app(scope, receive, send), 10))
     start = sent[0]
     assert start["status"] == 408
     assert (b"connection", b"close") in [(k.lower(), v) for k, v in start["headers"]]

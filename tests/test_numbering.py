@@ -395,37 +395,34 @@ def _play_seat_options() -> Case:
     )
 
 
-@case("play: --seat 1 and --first-player 1 are the first seat")
-def _play_first_seat() -> Case:
+def play_then_quit(*argv: str) -> tuple[str, dict[str, Any]]:
+    """Run the installed ``coloretto play ARGV --name Ann --seed 8`` for 3 players, answer
+    ``q`` at the first prompt; returns its output and the record it saved."""
     tmp = tmpdir()
     save = tmp / "g.json"
     proc = subprocess.run(  # noqa: PLW1510 (the exit status is asserted)
-        [str(Path(sys.executable).parent / "coloretto"), "play", "--players", "3", "--seat", "1",
-         "--first-player", "1", "--name", "Ann", "--opponents", "random", "--seed", "8",
-         "--save", str(save)],
+        [str(Path(sys.executable).parent / "coloretto"), "play", "--players", "3", *argv,
+         "--name", "Ann", "--seed", "8", "--save", str(save)],
         input="q\n", capture_output=True, text=True, timeout=60, cwd=tmp,
         env={**os.environ, "NO_COLOR": "1", "COLORETTO_DATA_DIR": str(tmp)},
     )
     assert proc.returncode == 0, proc.stderr
-    rec = json.loads(save.read_text())
+    return proc.stdout, json.loads(save.read_text())
+
+
+@case("play: --seat 1 and --first-player 1 are the first seat")
+def _play_first_seat() -> Case:
+    out, rec = play_then_quit("--seat", "1", "--first-player", "1", "--opponents", "random")
     assert rec["human_seats"] == [0] and rec["actions"][0]["seat"] == 0  # records count from 0
-    return proc.stdout, ["in seat order: Ann (you), ", "Ann must draw"], ["random-0"]
+    return out, ["in seat order: Ann (you), ", "Ann must draw"], ["random-0"]
 
 
 @case("play: computer players are named by their seat counted from 1")
 def _play_computer_names() -> Case:
-    tmp = tmpdir()
-    save = tmp / "g.json"
-    proc = subprocess.run(  # noqa: PLW1510 (the exit status is asserted)
-        [str(Path(sys.executable).parent / "coloretto"), "play", "--players", "3", "--seat", "2",
-         "--name", "Ann", "--opponents", "random,greedy", "--seed", "8", "--save", str(save)],
-        input="q\n", capture_output=True, text=True, timeout=60, cwd=tmp,
-        env={**os.environ, "NO_COLOR": "1", "COLORETTO_DATA_DIR": str(tmp)},
-    )
-    assert proc.returncode == 0, proc.stderr
-    seats = json.loads(save.read_text())["seats"]
+    out, rec = play_then_quit("--seat", "2", "--opponents", "random,greedy")
+    seats = rec["seats"]
     return (
-        f"{proc.stdout}\nrecord seats: {seats}",
+        f"{out}\nrecord seats: {seats}",
         ["in seat order: random-1, Ann (you), greedy-3", "['random-1', 'Ann', 'greedy-3']"],
         ["random-0", "greedy-2"],
     )

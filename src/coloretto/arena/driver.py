@@ -353,7 +353,6 @@ class SeatPlayer(Agent):
         try:
             self.primary.reset(seat, rules)
         except Exception as exc:  # noqa: BLE001 - _recover raises what the policy does not handle
-            raise_if_interrupted(exc)
             self._recover(exc)
 
     def peek(self, state: GameState) -> None:
@@ -365,7 +364,6 @@ class SeatPlayer(Agent):
         try:
             action = ask(self.active, observation, legal)
         except Exception as exc:  # noqa: BLE001 - _recover raises what the policy does not handle
-            raise_if_interrupted(exc)
             if self._recover(exc):
                 action = legal[0]
             else:
@@ -380,8 +378,9 @@ class SeatPlayer(Agent):
 
     def _recover(self, exc: Exception) -> bool:
         """Apply the policy to ``exc``: True means "play the first legal action"; otherwise
-        the fallback agent is active. Raises what the policy does not handle, and
-        ``Forfeit``."""
+        the fallback agent is active. Raises what the policy does not handle, a
+        ``KeyboardInterrupt`` it caused (``raise_if_interrupted``), and ``Forfeit``."""
+        raise_if_interrupted(exc)
         if not self.policy.handles(exc) or self.active is not self.primary:
             raise exc
         self.failed = True

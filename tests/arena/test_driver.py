@@ -192,8 +192,9 @@ def test_terminal_plays_the_first_legal_action_for_a_failing_computer_and_says_s
     )
     assert session.run() == 0
     out = buf.getvalue()
-    assert "The computer player bot-0 failed (RuntimeError: the search blew up)" in out
+    assert out.count("The computer player bot-0 failed (RuntimeError: the search blew up)") == 1
     assert "(failure policy: first_legal)" in out
+    assert out.count("The computer player bot-0 keeps failing the same way") == 1
     rec = game.to_record()
     assert replay(rec).finished and "Final scores" in out
 

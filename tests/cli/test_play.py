@@ -359,6 +359,8 @@ def test_q_saves_and_quits(tmp_path: Path) -> None:
         (["--opponents", "random,cmd: ,random"], "empty command"),
         (["--save", ""], "--save needs a file name"),
         (["--name", ""], "--name must not be empty"),
+        (["--name", "Ann\nBob"], "--name cannot hold control characters"),
+        (["--opponents", ""], "--opponents has an empty name"),
         (["--hint-budget=-1s"], "positive"),
         (["--hint-budget=0ms"], "positive"),
     ],
@@ -994,7 +996,7 @@ OPTION_GAMES = [
         id="modern-left-of-last-taker-no-any-colour-triple-minus-external-engine",
     ),
     pytest.param(
-        ["--players", "2", "--removed-colors", "gray,pink", "--first-player", "2", "--seat",
+        ["--players", "2", "--removed-colors", "Gray,PINK", "--first-player", "2", "--seat",
          "2", "--name", "Ann", "--extra-card", "first_out_draws", "--opponents", "greedy",
          "--seed", "33"],
         {"players": 2, "extra_card": "first_out_draws"},
@@ -1106,3 +1108,22 @@ def test_every_documented_option_is_in_help_and_played() -> None:
     source = Path(__file__).read_text()
     for option in in_help:
         assert f'"{option}"' in source, option
+
+
+def test_an_engine_that_stopped_is_told_once_then_once_as_keeps_failing(tmp_path: Path) -> None:
+    """A real external engine that exits at once fails at every decision of its seat: the
+    terminal tells the failure (with the program's exit status) once, then once that it
+    keeps failing, and plays the game to the end with the first legal actions."""
+    quitter = f"cmd:{shlex.quote(sys.executable)} -c 'import sys; sys.exit(3)'"
+    answers = "\n".join(itertools.islice(itertools.cycle(["1", "2", "3", "d"]), 3000))
+    proc = _play_piped(
+        tmp_path, "--players", "2", "--opponents", quitter, "--seed", "4", "--save", "e.json",
+        answers=answers,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert out.count("The computer player python-2 failed (") == 1, out[-3000:]
+    assert "the program is not running (exit status 3)" in out
+    assert out.count("The computer player python-2 keeps failing the same way") == 1
+    assert "exit status None" not in out
+    assert replay(json.loads((tmp_path / "e.json").read_text())).finished

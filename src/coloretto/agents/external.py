@@ -145,6 +145,7 @@ class ExternalAgent(Agent):
         self.cwd = cwd
         self.engine_name: str | None = None
         self._proc: subprocess.Popen[bytes] | None = None
+        self._exit_code: int | None = None
         self._lines: queue.Queue[object] = queue.Queue()
         self._threads: list[threading.Thread] = []
         self._stderr_file: IO[str] | None = None
@@ -298,6 +299,7 @@ class ExternalAgent(Agent):
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+        self._exit_code = proc.returncode
         for t in self._threads:
             t.join(QUIT_WAIT_S)
         self._threads = []
@@ -340,7 +342,7 @@ class ExternalAgent(Agent):
         # unanswered messages (result, hello/decide) in the pipe, far below its buffer.
         proc = self._proc
         if proc is None or proc.stdin is None or proc.poll() is not None:
-            code = None if proc is None else proc.poll()
+            code = self._exit_code if proc is None else proc.poll()
             self._fail("exited", f"the program is not running (exit status {code})")
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
         try:

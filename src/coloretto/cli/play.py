@@ -104,7 +104,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--extra-card", choices=[e for e in EXTRA_CARDS if e] + ["none"])
     g.add_argument("--row-capacities", metavar="C,C,...", help="one capacity per row, e.g. 3,3,2,4")
     g.add_argument(
-        "--removed-colors", metavar="COLOUR,...", help="colours removed (2 or 3 players)"
+        "--removed-colors", metavar="COLOUR,...", help="colours removed (2 or 3 players; any case), e.g. gray,pink"
     )
     g.add_argument(
         "--first-player",
@@ -150,7 +150,9 @@ def rules_from_args(args: argparse.Namespace) -> tuple[Rules, dict[str, Any]]:
     deal: dict[str, Any] = {"preset_name": name}
     if args.removed_colors:
         try:
-            deal["removed_colors"] = [color_code(c.strip()) for c in args.removed_colors.split(",")]
+            deal["removed_colors"] = [
+                color_code(c.strip().lower()) for c in args.removed_colors.split(",")
+            ]
         except ValueError as exc:
             raise UsageError(f"--removed-colors: {exc}") from None
     if args.first_player is not None:
@@ -209,9 +211,21 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
+def _check_name(name: str) -> None:
+    """Refuse an empty ``--name`` or one with control characters (it is shown on one line).
+
+    Raises:
+        UsageError: the name is empty or holds a control character.
+    """
+    if not name.strip():
+        raise UsageError("--name must not be empty")
+    if not name.isprintable():
+        raise UsageError(f"--name cannot hold control characters (such as a line break): {name!r}")
+
+
 def _opponent_specs(text: str | None, human_seats: list[int], n: int) -> list[str | None]:
     others = [s for s in range(n) if s not in human_seats]
-    names = [x.strip() for x in (text or DEFAULT_OPPONENT).split(",")]
+    names = [x.strip() for x in (DEFAULT_OPPONENT if text is None else text).split(",")]
     if any(not x for x in names):
         raise UsageError(f"--opponents has an empty name: {text!r}")
     for name in names:
@@ -401,8 +415,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--hint-budget: {exc}") from None
     if args.save is not None and not args.save.strip():
         raise UsageError("--save needs a file name (it is empty)")
-    if not args.name.strip():
-        raise UsageError("--name must not be empty")
+    _check_name(args.name)
     seed: int | None
     stamp = ""
     source = "--opponents"

@@ -90,6 +90,7 @@ class TerminalGame:
     advisor: Advisor = advise
     _save_error: str | None = None
     _failures: dict[int, list[str]] = field(default_factory=dict)
+    _failures_told: dict[int, tuple[str, int]] = field(default_factory=dict)
 
     # ----- the loop -----------------------------------------------------------------------
     def run(self) -> int:
@@ -206,16 +207,36 @@ class TerminalGame:
         autosave, and the action's news (``_tell``, without the placement line that a forced
         placement's note replaces)."""
         for failure in self._failures.pop(step.seat, []):
-            self._say(
-                f"The computer player {self.names[step.seat]} failed ({failure}); it plays "
-                f"{step.action} instead (failure policy: {FIRST_LEGAL}).",
-                "red",
-            )
+            self._tell_failure(step, failure)
         person_forced = forced and step.seat in self.human_seats
         if person_forced:
             self._forced(step)
         self._autosave()
         self._tell(step, quiet=person_forced and step.action.kind == "place")
+
+    def _tell_failure(self, step: Step, failure: str) -> None:
+        """Say that the computer player of ``step.seat`` failed with ``failure`` and played
+        ``step.action`` (the first legal one) instead. A failure the same as the seat's last
+        one is said once more, as "keeps failing", and then no longer (a program that has
+        stopped fails the same way at every decision)."""
+        name = self.names[step.seat]
+        last, repeats = self._failures_told.get(step.seat, ("", 0))
+        if failure != last:
+            self._failures_told[step.seat] = (failure, 0)
+            self._say(
+                f"The computer player {name} failed ({failure}); it plays {step.action} "
+                f"instead (failure policy: {FIRST_LEGAL}).",
+                "red",
+            )
+            return
+        self._failures_told[step.seat] = (failure, repeats + 1)
+        if repeats == 0:
+            self._say(
+                f"The computer player {name} keeps failing the same way; it plays the first "
+                "legal action at each of its decisions (further failures like this one are "
+                "not shown).",
+                "red",
+            )
 
     def _forced(self, step: Step) -> None:
         """The note of a person's decision that had one legal action (played for them)."""

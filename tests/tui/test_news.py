@@ -31,7 +31,7 @@ from coloretto.engine.step import Step
 from coloretto.tui.session import TerminalGame, round_leftovers
 
 WIDTH = 200
-LAST_ROUND_LINE = "LAST ROUND: the Last Round card has appeared; the game ends with this round."
+LAST_ROUND_NEWS = re.compile(r"^LAST ROUND: (\S+) drew the Last Round card; the game ends with this round\.$")
 
 PUT = re.compile(r"^(\S+) put \[(.)\] .+ in row (\d)\.$")
 TOOK = re.compile(
@@ -53,8 +53,8 @@ def news(out: str) -> list[tuple[Any, ...]]:
     """The news lines of ``out`` in order, each parsed into a tuple."""
     events: list[tuple[Any, ...]] = []
     for line in out.splitlines():
-        if line == LAST_ROUND_LINE:
-            events.append(("last round",))
+        if m := LAST_ROUND_NEWS.match(line):
+            events.append(("last round", m[1]))
         elif m := PUT.match(line):
             events.append(("put", m[1], m[2], int(m[3])))
         elif m := TOOK.match(line):
@@ -91,7 +91,7 @@ def told(steps: Sequence[Step], game: Game, leftovers: Sequence[list[int]]) -> l
         kind = step.action.kind
         if kind == "draw":
             if step.last_round_revealed:
-                events.append(("last round",))
+                events.append(("last round", name))
             continue
         if kind == "place":
             assert step.placed is not None
@@ -105,7 +105,7 @@ def told(steps: Sequence[Step], game: Game, leftovers: Sequence[list[int]]) -> l
                 ("took", name, step.action.arg + 1, letters(step.taken), letters(step.bonus), score)
             )
             if step.last_round_revealed:
-                events.append(("last round",))
+                events.append(("last round", name))
             events.extend(("leaves", names[s]) for s in step.left)
             if step.round_over:
                 events.append(("round over", step.round, next(rows)))
@@ -228,7 +228,7 @@ def test_news_lines_agree_with_the_steps(tmp_path: Path, players: int, no_fsync:
             assert news(out) == told(game.steps, game, leftovers), where
             # the Last Round card is announced once in every game that revealed it
             revealed = sum(s.last_round_revealed for s in game.steps)
-            assert out.count(LAST_ROUND_LINE) == revealed <= rules.match_games, where
+            assert sum(e[0] == "last round" for e in news(out)) == revealed <= rules.match_games, where
             # each game's scores: its breakdown table, the match table, the totals
             results = game.state.results
             assert len(results) == rules.match_games

@@ -270,7 +270,7 @@ class TerminalGame:
         kind = step.action.kind
         if kind == "draw":
             if step.last_round_revealed:
-                self._last_round_news()
+                self._last_round_news(name)
             return
         if kind == "place":
             if not quiet:
@@ -285,7 +285,7 @@ class TerminalGame:
         elif kind == "take":
             self.console.print(self._take_line(step))
             if step.last_round_revealed:
-                self._last_round_news()
+                self._last_round_news(name)
             for seat in step.left:
                 self._say(
                     f"{self.names[seat]} leaves the round taking nothing (the draw pile is "
@@ -320,8 +320,14 @@ class TerminalGame:
         """Print plain text (never parsed as ``rich`` markup)."""
         self.console.print(Text(message, style=style), soft_wrap=True)
 
-    def _last_round_news(self) -> None:
-        self.console.print(render.last_round_warning())
+    def _last_round_news(self, name: str) -> None:
+        """The news that ``name`` drew the Last Round card (docs/rules.md §5.1)."""
+        self.console.print(
+            Text(
+                f"LAST ROUND: {name} drew the Last Round card; the game ends with this round.",
+                style="bold red",
+            )
+        )
 
     def _round_news(self, step: Step) -> None:
         """After an action that ended a round (``step.round_over``): which cards leave the

@@ -117,3 +117,13 @@ def test_the_registry_guards_only_imports_that_can_fail() -> None:
     lines = done.stdout.splitlines()
     assert lines[-1] == "True", done.stdout
     assert [line for line in lines[:-1] if line.startswith("imported")] == []
+
+
+def test_registry_docstring_examples_pass() -> None:
+    """The examples in the registry's docstrings (``computer_name``) run and pass."""
+    import doctest
+
+    from coloretto.agents import registry
+
+    result = doctest.testmod(registry, verbose=False)
+    assert result.attempted > 0 and result.failed == 0

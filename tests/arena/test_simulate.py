@@ -74,7 +74,8 @@ def test_saved_records_replay_to_the_reported_scores(tmp_path: Path) -> None:
     assert [f.name for f in files] == ["game-000000.json", "game-000001.json", "game-000002.json"]
     for f, scores in zip(files, result.scores):
         record = json.loads(f.read_text())
-        assert record["seats"] == SPECS
+        # each seat named by its spec and its seat counted from 1, as in the terminal
+        assert record["seats"] == [f"{spec}-{seat + 1}" for seat, spec in enumerate(SPECS)]
         rep = replay(record)
         assert rep.valid and rep.finished
         assert record["result"]["scores"] == scores

@@ -13,6 +13,7 @@ each entry its own budget).
 from __future__ import annotations
 
 import importlib
+import shlex
 from typing import Final
 
 from ..engine.errors import ConfigurationError
@@ -106,3 +107,21 @@ def make_agent(spec: str, seed: int = 0, budget: Budget | None = None) -> Agent:
         raise ConfigurationError(f"agent {spec!r} is not available in this installation") from None
     made: Agent = cls(seed=seed, budget=budget)
     return made
+
+
+def computer_name(spec: str, seat: int) -> str:
+    """The name shown for the computer player of agent spec ``spec`` in ``seat`` (0-based),
+    numbered by its seat counted from 1 as people count: ``greedy-2`` for the second
+    seat, or for ``cmd:/path/engine --x`` the program's file name: ``engine-2``.
+
+    >>> computer_name("greedy", 1), computer_name("cmd:/opt/bin/engine --fast", 2)
+    ('greedy-2', 'engine-3')
+    """
+    short = spec
+    if spec.startswith("cmd:"):
+        try:
+            argv = shlex.split(spec[4:])
+        except ValueError:
+            argv = spec[4:].split()
+        short = argv[0].rsplit("/", 1)[-1] if argv else "engine"
+    return f"{short}-{seat + 1}"

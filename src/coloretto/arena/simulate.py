@@ -34,7 +34,7 @@ from typing import Any
 
 from .._optional import optional
 from ..agents import Budget, make_agent
-from ..agents.registry import is_external
+from ..agents.registry import computer_name, is_external
 from ..engine.record import save_record
 from ..engine.rules import PRESET_REMOVED_COLORS, Rules
 from ..engine.seeds import AGENT, ENGINE, FALLBACK, GAME, derive_seed, one_way_seed
@@ -197,7 +197,8 @@ def play_game_outcome(
         for seat, spec in enumerate(agent_specs):
             primary = make_agent(spec, seat_seed(spec, gseed, seat), budget)
             players.append(SeatPlayer(primary, arena_policy(on_engine_failure), record_failure, fallback_seed(gseed, seat), budget))
-        game = start_game(rules, gseed, list(agent_specs), preset_name=preset_name)
+        names = [computer_name(spec, seat) for seat, spec in enumerate(agent_specs)]
+        game = start_game(rules, gseed, names, preset_name=preset_name)
         forfeit = play_with_policy(game, players)
         scores = game.state.totals()
         shares, _ = game_outcome(scores, forfeit)

@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..agents.base import Agent, Budget
-from ..agents.registry import make_agent
+from ..agents.registry import computer_name, make_agent
 from ..arena.simulate import seat_seed
 from ..engine.actions import short_repr
 from ..engine.cards import color_code
@@ -287,24 +287,6 @@ def _add_agents(agents: dict[int, Agent], specs: list[str | None], seed: int, so
         agents[seat] = agent
 
 
-def _seat_name(spec: str, seat: int) -> str:
-    """The name of the computer player in ``seat`` (0-based), numbered by its seat counted
-    from 1 as people count: ``greedy-2`` for the second seat, or for ``cmd:/path/engine --x``
-    the program's file name: ``engine-2``.
-
-    >>> _seat_name("greedy", 1), _seat_name("cmd:/opt/bin/engine --fast", 2)
-    ('greedy-2', 'engine-3')
-    """
-    short = spec
-    if spec.startswith("cmd:"):
-        try:
-            argv = shlex.split(spec[4:])
-        except ValueError:
-            argv = spec[4:].split()
-        short = argv[0].rsplit("/", 1)[-1] if argv else "engine"
-    return f"{short}-{seat + 1}"
-
-
 def _human_seats(record: dict[str, Any], n: int, seat: int | None) -> list[int]:
     """The record's ``human_seats`` (distinct 0-based seats of the ``n``-seat game), or
     ``[seat - 1]`` (``--seat``, counted from 1; default 1) when the record has none.
@@ -453,7 +435,7 @@ def run(args: argparse.Namespace) -> int:
             state = new_game(rules, seed, **deal)
         except ConfigurationError as exc:
             raise UsageError(str(exc)) from None
-        names = [args.name if spec is None else _seat_name(spec, s) for s, spec in enumerate(specs)]
+        names = [args.name if spec is None else computer_name(spec, s) for s, spec in enumerate(specs)]
         game = Game(state, names)
         stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         if args.save is not None:

@@ -428,6 +428,19 @@ def _play_computer_names() -> Case:
     )
 
 
+@case("simulate --save-records: computer players are named by their seat counted from 1")
+def _simulate_record_names() -> Case:
+    out_dir = tmpdir() / "records"
+    status, _, err = cli(
+        ["simulate", "--players", "3", "--agents", "greedy,random,greedy", "--games", "1",
+         "--seed", "3", "--save-records", str(out_dir)]
+    )
+    assert status == 0, err
+    (path,) = out_dir.iterdir()
+    seats = json.loads(path.read_text())["seats"]
+    return f"record seats: {seats}", ["['greedy-1', 'random-2', 'greedy-3']"], ["greedy-0"]
+
+
 @case("show: --seat 1 is the first seat")
 def _show_first_seat() -> Case:
     status, out, _ = cli(["show", str(DATA / "legal_2p_full.json"), "--seat", "1"])

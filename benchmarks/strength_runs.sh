@@ -5,7 +5,9 @@
 # Usage: bash benchmarks/strength_runs.sh [RUN ...]
 #   RUN: a name below (default: all, in this order). Environment: GAMES (default 400: the
 #   floor of every claim), WORKERS (default 2), SEED (default 1), OUT (default docs/strength),
-#   COLORETTO (default: the `coloretto` on PATH).
+#   COLORETTO (default: the `coloretto` on PATH), CHECKPOINTS (a directory: each run appends
+#   its finished games to CHECKPOINTS/RUN.ckpt, and the same command goes on after an
+#   interruption; default: no checkpoints).
 # Budgets: `expert` and the other levels carry their own iteration budgets (agents/registry.py);
 # `mcts-v1@0.5s` is today's reference search at 0.5 s per decision; `oracle@6000` searches as
 # many iterations as `expert`. Full runs take hours on a 2-core machine (docs/strength.md).
@@ -16,6 +18,7 @@ WORKERS="${WORKERS:-2}"
 SEED="${SEED:-1}"
 OUT="${OUT:-docs/strength}"
 COLORETTO="${COLORETTO:-coloretto}"
+CHECKPOINTS="${CHECKPOINTS:-}"
 V1="mcts-v1@0.5s"
 
 declare -A AGENTS=(
@@ -48,9 +51,14 @@ for run in "${runs[@]}"; do
     exit 2
   fi
   echo "== $run: $(date -u +%FT%TZ), load: $(cut -d' ' -f1-3 /proc/loadavg)"
+  resume=()
+  if [ -n "$CHECKPOINTS" ]; then
+    mkdir -p "$CHECKPOINTS"
+    resume=(--checkpoint "$CHECKPOINTS/$run.ckpt")
+  fi
   # shellcheck disable=SC2086  # OPTIONS holds several words on purpose
   "$COLORETTO" tournament --agents "${AGENTS[$run]}" ${OPTIONS[$run]:-} --games "$GAMES" \
-    --seed "$SEED" --workers "$WORKERS" --quiet \
+    --seed "$SEED" --workers "$WORKERS" --quiet "${resume[@]}" \
     --json "$OUT/$run.json" --csv "$OUT/$run.csv"
   echo "== $run done: $(date -u +%FT%TZ), load: $(cut -d' ' -f1-3 /proc/loadavg)"
 done

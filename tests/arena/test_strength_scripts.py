@@ -18,9 +18,12 @@ ROOT = Path(__file__).resolve().parents[2]
 COLORETTO = str(Path(sys.executable).parent / "coloretto")
 
 
-def _runs(tmp_path: Path, *runs: str, games: int = 4) -> subprocess.CompletedProcess[str]:
+def _runs(
+    tmp_path: Path, *runs: str, games: int = 4, checkpoints: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
+        **({"CHECKPOINTS": str(checkpoints)} if checkpoints else {}),
         "GAMES": str(games),
         "WORKERS": "1",
         "OUT": str(tmp_path),
@@ -47,6 +50,21 @@ def test_a_strength_run_writes_its_result_files(tmp_path: Path) -> None:
     assert easy["config"]["agents"] == ["medium", "easy", "easy", "easy"]
     assert easy["config"]["rules"]["table"] == "brown"
     assert (tmp_path / "medium-easy.csv").read_text().startswith("kind,entry,agent")
+
+
+def test_with_checkpoints_a_run_given_again_goes_on_from_its_file(tmp_path: Path) -> None:
+    ckpt = tmp_path / "ckpt"
+    first = _runs(tmp_path, "medium-easy", checkpoints=ckpt)
+    assert first.returncode == 0, first.stderr
+    lines = (ckpt / "medium-easy.ckpt").read_text().splitlines()
+    assert len(lines) == 1 + 4
+    report = json.loads((tmp_path / "medium-easy.json").read_text())
+    more = _runs(tmp_path, "medium-easy", games=8, checkpoints=ckpt)
+    assert more.returncode == 0, more.stderr
+    assert (ckpt / "medium-easy.ckpt").read_text().splitlines()[:5] == lines
+    assert len((ckpt / "medium-easy.ckpt").read_text().splitlines()) == 1 + 8
+    grown = json.loads((tmp_path / "medium-easy.json").read_text())
+    assert grown["games"][:4] == report["games"] and len(grown["games"]) == 8
 
 
 def test_every_configuration_is_known_and_an_unknown_one_is_refused(tmp_path: Path) -> None:

@@ -527,6 +527,7 @@ def run_tournament(
     backend: str = "process",
     address: str | None = None,
     on_game: Callable[[GameResult], None] | None = None,
+    done: Sequence[GameResult] = (),
 ) -> TournamentResult:
     """Play every game of ``config`` (in parallel, see ``arena.parallel.run_tasks``) and
     summarise.
@@ -535,17 +536,22 @@ def run_tournament(
         workers: parallel workers (default: the machine's cores).
         backend: ``"process"`` or ``"ray"``; ``address``: Ray cluster address.
         on_game: called in this process with each finished game (progress).
+        done: games of ``config`` already played (an interrupted run's, ``arena.checkpoint``):
+            they are not played again and count in the summary (``seconds`` is this run's).
 
     Raises:
         ConfigurationError: bad backend/worker settings or an agent that cannot be built.
     """
     from .parallel import default_workers, run_tasks
 
-    tasks = plan(config)
+    played = {g.index for g in done}
+    tasks = [t for t in plan(config) if t.index not in played]
     t0 = time.perf_counter()
-    results = run_tasks(
-        play_game, tasks, workers=workers, backend=backend, address=address, on_done=on_game
-    )
+    results = list(done)
+    if tasks:
+        results += run_tasks(
+            play_game, tasks, workers=workers, backend=backend, address=address, on_done=on_game
+        )
     seconds = time.perf_counter() - t0
     results.sort(key=lambda g: g.index)
     per_entry, per_spec = summarize(config, results)

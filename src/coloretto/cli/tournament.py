@@ -156,6 +156,14 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help="append external engines' standard error to FILE",
     )
+    p.add_argument(
+        "--checkpoint",
+        default=None,
+        metavar="FILE",
+        help="append each finished game to FILE; run again with the same options and FILE to "
+        "go on after an interruption (the games in FILE are not played again; a larger "
+        "--games extends a finished run)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar or notes")
     p.set_defaults(func=run)
 
@@ -242,6 +250,7 @@ def build_config(args: argparse.Namespace) -> Any:
         (args.plot, "--plot"),
         (args.records, "--records"),
         (args.engine_log, "--engine-log"),
+        (args.checkpoint, "--checkpoint"),
     ):
         _check_output(path, option)
     games = rounded_games(args.games, players)
@@ -263,23 +272,85 @@ def build_config(args: argparse.Namespace) -> Any:
         engine_log=os.path.abspath(args.engine_log) if args.engine_log else None,
         keep_records=args.records is not None,
         games_requested=args.games,
-        engine_secret=run_secret(agents, args.engine_secret),
+        engine_secret=run_secret(agents, _secret(args)),
     )
+
+
+def _secret(args: argparse.Namespace) -> str | None:
+    """``--engine-secret``, else the secret of the ``--checkpoint`` run being continued.
+
+    Raises:
+        UsageError: the checkpoint file is not a tournament checkpoint.
+    """
+    if args.engine_secret is not None or args.checkpoint is None:
+        return args.engine_secret
+    from ..arena.checkpoint import read_secret
+
+    try:
+        return read_secret(args.checkpoint)
+    except ConfigurationError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the tournament and write the reports; 0 on success (engine failures included:
     they are reported, not fatal), 1 when an entry forfeited every one of its games, 2 on
     bad input."""
-    from ..arena import report
-    from ..arena.tournament import run_tournament
-    from ..engine.record import save_records
-
     config = build_config(args)
+    checkpoint, done = _load_checkpoint(args, config)
+    try:
+        result = _play(args, config, checkpoint, done)
+    finally:
+        if checkpoint is not None:
+            checkpoint.close()
+    _report(args, result)
+    return _check_forfeits(result)
+
+
+def _load_checkpoint(args: argparse.Namespace, config: Any) -> tuple[Any, list[Any]]:
+    """The ``--checkpoint`` file opened for this run and the games it already holds (None
+    and none without the option); a note on standard error says how many.
+
+    Raises:
+        UsageError: the file is not this tournament's checkpoint, or ``--records`` is asked
+            for games that were played without it.
+    """
+    if args.checkpoint is None:
+        return None, []
+    from ..arena.checkpoint import Checkpoint
+
+    checkpoint = Checkpoint(args.checkpoint, config)
+    try:
+        done = checkpoint.load()
+    except ConfigurationError as exc:
+        checkpoint.close()
+        raise UsageError(str(exc)) from None
+    if args.records is not None and any(g.record is None for g in done):
+        checkpoint.close()
+        raise UsageError(
+            f"--records: the games in --checkpoint {args.checkpoint!r} were played without "
+            "--records, so their records were not kept (use another checkpoint file)"
+        )
+    if done and not args.quiet:
+        print(
+            f"note: {len(done)} of {config.games} games are in {args.checkpoint}; "
+            f"playing the other {config.games - len(done)}",
+            file=sys.stderr,
+        )
+    return checkpoint, done
+
+
+def _play(args: argparse.Namespace, config: Any, checkpoint: Any, done: list[Any]) -> Any:
+    """Play the games of ``config`` not in ``done`` (progress bar, failure notes, each game
+    appended to ``checkpoint``); return the ``TournamentResult``."""
+    from ..arena.tournament import run_tournament
+
     show_progress = not args.quiet and sys.stderr.isatty()
     failures_seen: list[str] = []
 
     def note_failures(game: Any) -> None:
+        if checkpoint is not None:
+            checkpoint.append(game)
         for f in game.failures:
             failures_seen.append(
                 f"game {f['game'] + 1} seat {f['seat'] + 1} "
@@ -307,7 +378,7 @@ def run(args: argparse.Namespace) -> int:
             TimeRemainingColumn(),
             console=Console(stderr=True),
         ) as progress:
-            bar = progress.add_task("games", total=config.games)
+            bar = progress.add_task("games", total=config.games, completed=len(done))
 
             def on_game(game: Any) -> None:
                 note_failures(game)
@@ -319,6 +390,7 @@ def run(args: argparse.Namespace) -> int:
                 backend=args.backend,
                 address=args.address,
                 on_game=on_game,
+                done=done,
             )
     else:
         result = run_tournament(
@@ -327,6 +399,7 @@ def run(args: argparse.Namespace) -> int:
             backend=args.backend,
             address=args.address,
             on_game=note_failures,
+            done=done,
         )
 
     if failures_seen and not args.quiet:
@@ -337,6 +410,14 @@ def run(args: argparse.Namespace) -> int:
             print(
                 f"  ... and {len(failures_seen) - 20} more (see the JSON report)", file=sys.stderr
             )
+
+    return result
+
+
+def _report(args: argparse.Namespace, result: Any) -> None:
+    """Write the table and the ``--json``, ``--csv``, ``--plot`` and ``--records`` files."""
+    from ..arena import report
+    from ..engine.record import save_records
 
     if args.json is not None:
         report.write_json(result, args.json)
@@ -352,7 +433,6 @@ def run(args: argparse.Namespace) -> int:
     if args.records is not None:
         # every game keeps its record when --records is given (keep_records)
         save_records(args.records, [game.record for game in result.games if game.record is not None])
-    return _check_forfeits(result)
 
 
 def _check_forfeits(result: Any) -> int:

@@ -1,0 +1,184 @@
+"""A tournament's checkpoint file: every finished game, so an interrupted run goes on later.
+
+``coloretto tournament --checkpoint FILE`` appends each finished game to ``FILE`` (JSON
+lines, flushed and fsynced per game). Run again with the same options, the games already
+in the file are not played again: the run goes on where it stopped (after a Ctrl-C, a kill
+or a reboot) and its report is the one an uninterrupted run would give (timings aside),
+since every game's deal and agents' seeds depend only on the root seed and the game's index
+(``coloretto.arena.tournament``). A larger ``--games`` with the same file extends a finished
+run: the first deals are the same.
+
+Format ``coloretto-tournament-checkpoint/1``:
+
+- line 1: ``{"format": CHECKPOINT_FORMAT, "tournament": IDENTITY}``, where ``IDENTITY`` is
+  ``TournamentConfig.to_json()`` without the game counts (``games``, ``games_requested``,
+  ``deals``): the agents, rules, preset, seed, engine secret, budget and engine settings;
+- every further line: one game, the fields of ``GameResult`` (``dataclasses.asdict``).
+
+A last line without its line break (the process was killed while writing it) is dropped
+and cut off before the next game is appended; any other bad line is an error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from pathlib import Path
+from typing import IO, Any, Final
+
+from ..engine.errors import ConfigurationError
+from .tournament import GameResult, TournamentConfig, plan
+
+__all__ = ["CHECKPOINT_FORMAT", "Checkpoint", "identity", "read_secret"]
+
+CHECKPOINT_FORMAT: Final = "coloretto-tournament-checkpoint/1"
+
+_COUNTS: Final = ("games", "games_requested", "deals")
+
+
+def identity(config: TournamentConfig) -> dict[str, Any]:
+    """What a checkpoint's games must share with ``config`` to count for it: its JSON form
+    without the game counts (module docstring)."""
+    return {k: v for k, v in config.to_json().items() if k not in _COUNTS}
+
+
+def _header(path: Path, line: str) -> dict[str, Any]:
+    try:
+        head = json.loads(line)
+    except ValueError:
+        head = None
+    if not isinstance(head, dict) or head.get("format") != CHECKPOINT_FORMAT:
+        raise ConfigurationError(
+            f"checkpoint {str(path)!r} is not a tournament checkpoint "
+            f"(its first line is not {{\"format\": \"{CHECKPOINT_FORMAT}\", ...}})"
+        )
+    if not isinstance(head.get("tournament"), dict):
+        raise ConfigurationError(f"checkpoint {str(path)!r}: its first line has no tournament")
+    return head
+
+
+def read_secret(path: str | os.PathLike[str]) -> str | None:
+    """The engine secret recorded in the checkpoint at ``path`` (None when the file does not
+    exist, is empty or its run has no external engines), so that a resumed run with
+    external engines deals the same cards.
+
+    Raises:
+        ConfigurationError: the file exists but is not a tournament checkpoint.
+    """
+    p = Path(path)
+    if not p.is_file():
+        return None
+    with p.open(encoding="utf-8") as fh:
+        first = fh.readline()
+    if not first.strip():
+        return None
+    secret = _header(p, first)["tournament"].get("engine_secret")
+    return secret if isinstance(secret, str) else None
+
+
+class Checkpoint:
+    """The checkpoint file of one tournament run (module docstring).
+
+    ``load`` reads the games already played (and checks that they belong to ``config``);
+    ``append`` adds a finished game; ``close`` closes the file.
+
+    Args:
+        path: the file (created with its header line when missing or empty).
+        config: the tournament being run.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], config: TournamentConfig) -> None:
+        self.path = Path(path)
+        self.config = config
+        self._fh: IO[str] | None = None
+
+    def load(self) -> list[GameResult]:
+        """The games of the file that belong to this run (index below ``config.games``),
+        in file order; a torn last line is cut off. Opens the file for ``append``.
+
+        Raises:
+            ConfigurationError: the file is not a checkpoint, comes from another tournament
+                (the first option that differs is named), or holds a game that is not one
+                of this tournament's (wrong deal or seats) or a game twice.
+        """
+        games: list[GameResult] = []
+        keep = 0
+        text = self.path.read_text(encoding="utf-8") if self.path.is_file() else ""
+        lines = text.split("\n")
+        complete = lines[:-1]  # the part after the last line break is torn (or empty)
+        if complete:
+            self._check_header(complete[0])
+            keep = len(complete[0]) + 1
+            tasks = plan(self.config)
+            seen: set[int] = set()
+            for number, line in enumerate(complete[1:], start=2):
+                game = self._game(line, number)
+                if game.index in seen:
+                    raise ConfigurationError(
+                        f"checkpoint {str(self.path)!r} line {number}: game {game.index + 1} "
+                        "is in the file twice"
+                    )
+                seen.add(game.index)
+                keep += len(line) + 1
+                if game.index >= self.config.games:
+                    continue  # a larger earlier run: its later deals are not in this one
+                task = tasks[game.index]
+                if (game.deal_seed, game.entries) != (task.deal_seed, list(task.entries)):
+                    raise ConfigurationError(
+                        f"checkpoint {str(self.path)!r} line {number}: game {game.index + 1} "
+                        "has another deal or seating than this tournament's"
+                    )
+                games.append(game)
+        self._open(keep)
+        return games
+
+    def _check_header(self, line: str) -> None:
+        head = _header(self.path, line)
+        theirs, ours = head["tournament"], identity(self.config)
+        for key in sorted(set(theirs) | set(ours)):
+            if theirs.get(key) != ours.get(key):
+                raise ConfigurationError(
+                    f"checkpoint {str(self.path)!r} holds games of another tournament: its "
+                    f"{key} is {theirs.get(key)!r}, this run's is {ours.get(key)!r} (give the "
+                    "same options, or another --checkpoint file)"
+                )
+
+    def _game(self, line: str, number: int) -> GameResult:
+        try:
+            return GameResult(**json.loads(line))
+        except (ValueError, TypeError) as exc:
+            raise ConfigurationError(
+                f"checkpoint {str(self.path)!r} line {number} is not a game: {exc}"
+            ) from None
+
+    def _open(self, keep: int) -> None:
+        """Open for appending after the first ``keep`` characters (header included)."""
+        fh = self.path.open("a+", encoding="utf-8")
+        if keep == 0:
+            fh.truncate(0)
+            header = {"format": CHECKPOINT_FORMAT, "tournament": identity(self.config)}
+            fh.write(json.dumps(header, separators=(",", ":")) + "\n")
+        else:
+            fh.seek(0)
+            fh.truncate(len(fh.read(keep).encode("utf-8")))
+        self._fh = fh
+        self._sync()
+
+    def append(self, game: GameResult) -> None:
+        """Write ``game`` as one line, flushed and fsynced (``load`` first)."""
+        if self._fh is None:
+            raise RuntimeError("Checkpoint.append before load")
+        self._fh.write(json.dumps(dataclasses.asdict(game), separators=(",", ":")) + "\n")
+        self._sync()
+
+    def _sync(self) -> None:
+        assert self._fh is not None
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+
+    def close(self) -> None:
+        """Close the file (nothing is lost: every game was synced when appended)."""
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None

@@ -1,0 +1,165 @@
+"""A tournament's checkpoint (``arena.checkpoint``): the games of an interrupted run count
+once, the report equals an uninterrupted run's, and a file of another run is refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coloretto.arena.checkpoint import CHECKPOINT_FORMAT, Checkpoint, read_secret
+from coloretto.arena.tournament import TournamentConfig, run_tournament
+from coloretto.engine.errors import ConfigurationError
+from coloretto.engine.rules import Rules
+
+AGENTS = ("greedy", "random", "heuristic")
+
+
+def config(games: int = 9, seed: int = 4, agents: tuple[str, ...] = AGENTS) -> TournamentConfig:
+    return TournamentConfig(agents=agents, games=games, rules=Rules(players=3), seed=seed)
+
+
+def outcome(result: Any) -> dict[str, Any]:
+    """The report without its timings (what an interrupted run must reproduce)."""
+    data = result.to_json(timings=False)
+    data.pop("run", None)
+    for entry in data["entries"] + data["agents"]:
+        entry.pop("seconds_per_decision", None)
+    return data
+
+
+class Stop(Exception):
+    """Raised from the progress hook to interrupt a run after some games."""
+
+
+def interrupted_run(path: Path, cfg: TournamentConfig, after: int) -> None:
+    checkpoint = Checkpoint(path, cfg)
+    done = checkpoint.load()
+    count = 0
+
+    def on_game(game: Any) -> None:
+        nonlocal count
+        checkpoint.append(game)
+        count += 1
+        if count == after:
+            raise Stop
+
+    with pytest.raises(Stop):
+        run_tournament(cfg, workers=1, on_game=on_game, done=done)
+    checkpoint.close()
+
+
+def resumed_run(path: Path, cfg: TournamentConfig) -> tuple[Any, int]:
+    checkpoint = Checkpoint(path, cfg)
+    done = checkpoint.load()
+    played: list[int] = []
+
+    def on_game(game: Any) -> None:
+        checkpoint.append(game)
+        played.append(game.index)
+
+    result = run_tournament(cfg, workers=1, on_game=on_game, done=done)
+    checkpoint.close()
+    return result, len(played)
+
+
+def test_an_interrupted_run_goes_on_and_reports_as_an_uninterrupted_one(tmp_path: Path) -> None:
+    path = tmp_path / "ck.jsonl"
+    cfg = config()
+    interrupted_run(path, cfg, after=4)
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["format"] == CHECKPOINT_FORMAT and len(lines) == 1 + 4
+    result, played = resumed_run(path, cfg)
+    assert played == cfg.games - 4
+    assert outcome(result) == outcome(run_tournament(cfg, workers=1))
+    # a third run finds every game in the file and plays none
+    again, played = resumed_run(path, cfg)
+    assert played == 0 and outcome(again) == outcome(result)
+
+
+def test_a_torn_last_line_is_dropped_and_replayed(tmp_path: Path) -> None:
+    path = tmp_path / "ck.jsonl"
+    cfg = config(games=6)
+    interrupted_run(path, cfg, after=3)
+    with path.open("a") as fh:
+        fh.write('{"index": 3, "deal": 1')  # killed while writing the fourth game
+    result, played = resumed_run(path, cfg)
+    assert played == 3 and outcome(result) == outcome(run_tournament(cfg, workers=1))
+    assert all(json.loads(line) for line in path.read_text().splitlines())
+
+
+def test_more_games_extend_a_finished_run(tmp_path: Path) -> None:
+    path = tmp_path / "ck.jsonl"
+    resumed_run(path, config(games=6))
+    result, played = resumed_run(path, config(games=12))
+    assert played == 6 and outcome(result) == outcome(run_tournament(config(games=12), workers=1))
+    # and fewer games take the first ones of the file
+    fewer, played = resumed_run(path, config(games=3))
+    assert played == 0 and outcome(fewer) == outcome(run_tournament(config(games=3), workers=1))
+
+
+@pytest.mark.parametrize(
+    ("other", "named"),
+    [
+        (config(seed=5), "its seed is 4, this run's is 5"),
+        (config(agents=("greedy", "random", "random")), "its agents is"),
+    ],
+)
+def test_a_file_of_another_tournament_is_refused_and_left_alone(
+    tmp_path: Path, other: TournamentConfig, named: str
+) -> None:
+    path = tmp_path / "ck.jsonl"
+    resumed_run(path, config(games=3))
+    before = path.read_bytes()
+    with pytest.raises(ConfigurationError, match="holds games of another tournament") as info:
+        Checkpoint(path, other).load()
+    assert named in str(info.value)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("hello\n", "is not a tournament checkpoint"),
+        ('{"format": "coloretto-record/1"}\n', "is not a tournament checkpoint"),
+        (f'{{"format": "{CHECKPOINT_FORMAT}"}}\n', "has no tournament"),
+    ],
+)
+def test_a_file_that_is_not_a_checkpoint_is_refused_and_left_alone(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text(text)
+    with pytest.raises(ConfigurationError, match=message):
+        Checkpoint(path, config()).load()
+    assert path.read_text() == text
+
+
+def test_bad_game_lines_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "ck.jsonl"
+    resumed_run(path, config(games=3))
+    head, *games = path.read_text().splitlines()
+    path.write_text("\n".join([head, games[0], games[0]]) + "\n")
+    with pytest.raises(ConfigurationError, match="game 1 is in the file twice"):
+        Checkpoint(path, config(games=3)).load()
+    path.write_text(f"{head}\n[1, 2]\n")
+    with pytest.raises(ConfigurationError, match="line 2 is not a game"):
+        Checkpoint(path, config(games=3)).load()
+    moved = json.loads(games[0]) | {"entries": [1, 2, 0]}
+    path.write_text("\n".join([head, json.dumps(moved)]) + "\n")
+    with pytest.raises(ConfigurationError, match="another deal or seating"):
+        Checkpoint(path, config(games=3)).load()
+
+
+def test_the_engine_secret_of_a_run_is_read_back(tmp_path: Path) -> None:
+    path = tmp_path / "ck.jsonl"
+    assert read_secret(path) is None
+    cfg = TournamentConfig(
+        agents=AGENTS, games=3, rules=Rules(players=3), seed=1, engine_secret="s3cret"
+    )
+    checkpoint = Checkpoint(path, cfg)
+    checkpoint.load()
+    checkpoint.close()
+    assert read_secret(path) == "s3cret"

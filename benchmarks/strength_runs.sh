@@ -7,9 +7,11 @@
 #   floor of every claim), WORKERS (default 2), SEED (default 1), OUT (default docs/strength),
 #   COLORETTO (default: the `coloretto` on PATH), CHECKPOINTS (a directory: each run appends
 #   its finished games to CHECKPOINTS/RUN.ckpt, and the same command goes on after an
-#   interruption; default: no checkpoints).
+#   interruption; default: no checkpoints), V1 (the reference's spec, default
+#   mcts-v1@0.5s-cpu; smaller budgets only for trying the script out).
 # Budgets: `expert` and the other levels carry their own iteration budgets (agents/registry.py);
-# `mcts-v1@0.5s` is today's reference search at 0.5 s per decision; `oracle@6000` searches as
+# `mcts-v1@0.5s-cpu` is today's reference search at 0.5 s per decision, counted in CPU time of
+# its thread (the same search on a busy machine as on an idle one); `oracle@6000` searches as
 # many iterations as `expert`. Full runs take hours on a 2-core machine (docs/strength.md).
 set -euo pipefail
 
@@ -19,7 +21,7 @@ SEED="${SEED:-1}"
 OUT="${OUT:-docs/strength}"
 COLORETTO="${COLORETTO:-coloretto}"
 CHECKPOINTS="${CHECKPOINTS:-}"
-V1="mcts-v1@0.5s"
+V1="${V1:-mcts-v1@0.5s-cpu}"
 
 declare -A AGENTS=(
   [expert-v1-4p]="expert,$V1,$V1,$V1"

@@ -19,10 +19,15 @@ COLORETTO = str(Path(sys.executable).parent / "coloretto")
 
 
 def _runs(
-    tmp_path: Path, *runs: str, games: int = 4, checkpoints: Path | None = None
+    tmp_path: Path,
+    *runs: str,
+    games: int = 4,
+    checkpoints: Path | None = None,
+    v1: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
+        **({"V1": v1} if v1 else {}),
         **({"CHECKPOINTS": str(checkpoints)} if checkpoints else {}),
         "GAMES": str(games),
         "WORKERS": "1",
@@ -65,6 +70,20 @@ def test_with_checkpoints_a_run_given_again_goes_on_from_its_file(tmp_path: Path
     assert len((ckpt / "medium-easy.ckpt").read_text().splitlines()) == 1 + 8
     grown = json.loads((tmp_path / "medium-easy.json").read_text())
     assert grown["games"][:4] == report["games"] and len(grown["games"]) == 8
+
+
+def test_the_reference_runs_with_its_cpu_time_budget(tmp_path: Path) -> None:
+    """``expert`` against ``mcts-v1`` with a CPU-time budget, through the script and the real
+    tournament (a 2-player run of 2 games, the reference at 20 ms of CPU per decision)."""
+    script = (ROOT / "benchmarks" / "strength_runs.sh").read_text()
+    assert 'V1="${V1:-mcts-v1@0.5s-cpu}"' in script
+    done = _runs(tmp_path, "expert-v1-2p", games=2, v1="mcts-v1@0.02s-cpu")
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "expert-v1-2p.json").read_text())
+    assert data["config"]["agents"] == ["expert", "mcts-v1@0.02s-cpu"]
+    v1 = data["entries"][1]
+    assert v1["games"] == 2 and v1["decisions"] > 0
+    assert v1["seconds_per_decision"]["p95"] >= 0.02  # at least its CPU time, in wall time
 
 
 def test_every_configuration_is_known_and_an_unknown_one_is_refused(tmp_path: Path) -> None:

@@ -29,15 +29,31 @@ class Budget:
 
     Attributes:
         iterations: search iterations (playouts) per decision.
-        seconds: wall-clock seconds per decision.
+        seconds: seconds per decision: wall-clock, or with ``cpu`` the CPU time of the
+            thread that searches. A CPU-time budget searches as much on a busy machine as on
+            an idle one (the time the thread waits for a core does not count), so
+            measurements with time-budgeted agents need no idle machine; only ``mcts``,
+            ``mcts-v1`` and ``oracle`` honour it (``Agent.cpu_budget``).
+        cpu: ``seconds`` are CPU seconds (``"0.5s-cpu"``).
+
+    >>> Budget.parse("0.5s")
+    Budget(iterations=None, seconds=0.5, cpu=False)
+    >>> Budget.parse("500ms-cpu", cpu_ok=True)
+    Budget(iterations=None, seconds=0.5, cpu=True)
+    >>> Budget.parse("2000")
+    Budget(iterations=2000, seconds=None, cpu=False)
     """
 
     iterations: int | None = None
     seconds: float | None = None
+    cpu: bool = False
 
     @classmethod
-    def parse(cls, text: str | None) -> Budget:
-        """Parse ``"0.5s"``, ``"500ms"``, ``"2000"`` / ``"2000it"`` (iterations) or ``None``.
+    def parse(cls, text: str | None, *, cpu_ok: bool = False) -> Budget:
+        """Parse ``"0.5s"``, ``"500ms"``, ``"2000"`` / ``"2000it"`` (iterations) or ``None``;
+        with ``cpu_ok`` also CPU time, ``"0.5s-cpu"`` or ``"500ms-cpu"`` (where computer
+        players are matched against each other: agent specs, ``tournament`` and
+        ``simulate``).
 
         Raises:
             ValueError: unreadable text (the message shows the accepted forms), or a time
@@ -47,6 +63,9 @@ class Budget:
         if text is None or text == "":
             return cls()
         t = text.strip().lower()
+        cpu = cpu_ok and t.endswith("-cpu")
+        if cpu:
+            t = t.removesuffix("-cpu")
         seconds: float | None = None
         try:
             if t.endswith("ms"):
@@ -56,14 +75,19 @@ class Budget:
             else:
                 value = int(t.removesuffix("it"))
         except ValueError:
-            raise ValueError(f"budget {text!r}: use seconds ('0.5s', '500ms') or iterations ('2000')") from None
+            cpu_form = ", CPU seconds ('0.5s-cpu')" if cpu_ok else ""
+            raise ValueError(
+                f"budget {text!r}: use seconds ('0.5s', '500ms'){cpu_form} or iterations ('2000')"
+            ) from None
         if seconds is None:
+            if cpu:
+                raise ValueError(f"budget {text!r}: CPU time is given in seconds ('0.5s-cpu')")
             if value <= 0:
                 raise ValueError(f"budget {text!r}: iterations must be positive")
             return cls(iterations=value)
         if not (math.isfinite(seconds) and seconds > 0):
             raise ValueError(f"budget {text!r}: the time must be a positive, finite number of seconds")
-        return cls(seconds=seconds)
+        return cls(seconds=seconds, cpu=cpu)
 
 
 class Agent(ABC):
@@ -82,10 +106,25 @@ class Agent(ABC):
     """
 
     name: str = "agent"
+    cpu_budget: bool | None = None
+    """How the agent treats a CPU-time budget (``Budget.cpu``): ``None`` it ignores budgets
+    altogether; ``True`` it searches for that much CPU time; ``False`` it cannot (it is
+    refused)."""
     needs_true_state: bool = False
     """True only for measurement agents (``oracle``) that the host may show the real state."""
 
     def __init__(self, seed: int = 0, budget: Budget | None = None) -> None:
+        """Raises:
+        ConfigurationError: a CPU-time ``budget`` for an agent that cannot honour one
+            (``cpu_budget`` False).
+        """
+        if budget is not None and budget.cpu and self.cpu_budget is False:
+            from ..engine.errors import ConfigurationError
+
+            raise ConfigurationError(
+                f"{self.name} cannot search for a CPU-time budget ('-cpu'; mcts, mcts-v1 and "
+                "oracle can): give it seconds ('0.5s') or iterations ('2000')"
+            )
         self.seed = seed
         self.budget = budget or Budget()
         self.rng = Rng(seed)

@@ -118,6 +118,7 @@ class ExternalAgent(Agent):
     """
 
     name = "external"
+    cpu_budget = False
 
     def __init__(
         self,

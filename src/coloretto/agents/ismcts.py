@@ -113,6 +113,7 @@ class ISMCTSAgent(Agent):
     """
 
     name = "ismcts"
+    cpu_budget = False
 
     def __init__(
         self,

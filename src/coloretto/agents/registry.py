@@ -66,7 +66,7 @@ def split_spec(spec: str) -> tuple[str, Budget | None]:
         return spec, None
     name, _, text = spec.partition("@")
     try:
-        return name, Budget.parse(text)
+        return name, Budget.parse(text, cpu_ok=True)
     except ValueError as exc:
         raise ConfigurationError(f"agent {spec!r}: {exc}") from None
 

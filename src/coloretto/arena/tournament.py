@@ -162,7 +162,11 @@ class TournamentConfig:
             "preset": self.preset,
             "seed": self.seed,
             "engine_secret": self.engine_secret,
-            "budget": {"iterations": self.budget.iterations, "seconds": self.budget.seconds},
+            "budget": {
+                "iterations": self.budget.iterations,
+                "seconds": self.budget.seconds,
+                "clock": "cpu" if self.budget.cpu else "wall",
+            },
             "on_engine_failure": self.on_engine_failure,
             "engine_grace_ms": self.engine_grace_ms,
         }

@@ -80,7 +80,8 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--budget",
         default=None,
-        help="thinking budget per decision for every agent: 0.5s, 500ms, 2000",
+        help="thinking budget per decision for every agent: 0.5s, 500ms, 2000 (iterations), or "
+        "0.5s-cpu (CPU time of the searching thread; mcts, mcts-v1, oracle)",
     )
     p.add_argument(
         "--save-records", metavar="DIR", default=None, help="write each game's record into DIR"
@@ -137,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     rules = _rules(args)
     specs = _specs(args)
     try:
-        budget = Budget.parse(args.budget) if args.budget else None
+        budget = Budget.parse(args.budget, cpu_ok=True) if args.budget else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     try:

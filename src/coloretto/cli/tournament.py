@@ -88,7 +88,8 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--budget",
         default=None,
-        help="thinking budget per decision: 0.5s, 500ms or 2000 (iterations)",
+        help="thinking budget per decision: 0.5s, 500ms, 2000 (iterations), or 0.5s-cpu "
+        "(CPU time of the searching thread: as strong on a busy machine; mcts, mcts-v1, oracle)",
     )
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     p.add_argument("--engine-secret", default=None, metavar="SECRET", help=(
@@ -235,7 +236,7 @@ def build_config(args: argparse.Namespace) -> Any:
     if args.engine_grace_ms < 0:
         raise UsageError(f"--engine-grace-ms must not be negative, not {args.engine_grace_ms}")
     try:
-        budget = Budget.parse(args.budget)
+        budget = Budget.parse(args.budget, cpu_ok=True)
     except ValueError as exc:
         raise UsageError(f"--budget: {exc}") from None
     try:

@@ -103,8 +103,11 @@ def test_more_games_extend_a_finished_run(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("other", "named"),
     [
-        (config(seed=5), "its seed is 4, this run's is 5"),
-        (config(agents=("greedy", "random", "random")), "its agents is"),
+        (config(seed=5), "it was made with --seed 4, this run has 5"),
+        (
+            config(agents=("greedy", "random", "random")),
+            "--agents greedy,random,heuristic, this run has greedy,random,random",
+        ),
     ],
 )
 def test_a_file_of_another_tournament_is_refused_and_left_alone(
@@ -163,3 +166,49 @@ def test_the_engine_secret_of_a_run_is_read_back(tmp_path: Path) -> None:
     checkpoint.load()
     checkpoint.close()
     assert read_secret(path) == "s3cret"
+
+
+def test_a_checkpoint_in_use_by_another_run_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "ck.jsonl"
+    first = Checkpoint(path, config())
+    first.load()
+    with pytest.raises(ConfigurationError, match="is in use by another run"):
+        Checkpoint(path, config()).load()
+    first.close()
+    second = Checkpoint(path, config())
+    assert second.load() == []
+    second.close()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"hello", "is not a tournament checkpoint"),
+        (b"\x7fELF\x02\x01\x01\x00\xd0\xff\n", "not UTF-8 text"),
+    ],
+)
+def test_files_of_other_kinds_are_refused_and_left_alone(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    path = tmp_path / "other"
+    path.write_bytes(content)
+    with pytest.raises(ConfigurationError, match=message):
+        Checkpoint(path, config()).load()
+    assert path.read_bytes() == content
+
+
+def test_a_header_cut_while_being_written_starts_the_file_again(tmp_path: Path) -> None:
+    path = tmp_path / "ck.jsonl"
+    resumed_run(path, config(games=3))
+    head = path.read_bytes().split(b"\n")[0]
+    path.write_bytes(head[:20])
+    _, played = resumed_run(path, config(games=3))
+    assert played == 3 and path.read_bytes().split(b"\n")[0] == head
+
+
+@pytest.mark.parametrize(
+    ("where", "message"), [("/dev/null", "is not a regular file"), ("/proc/version", "cannot open")]
+)
+def test_files_that_cannot_hold_a_checkpoint_are_refused(where: str, message: str) -> None:
+    with pytest.raises(ConfigurationError, match=message):
+        Checkpoint(where, config()).load()

@@ -73,5 +73,37 @@ def test_a_checkpoint_of_other_options_is_refused_with_exit_2(tmp_path: Path) ->
         cwd=tmp_path, capture_output=True, text=True, check=False,
     )
     assert other.returncode == 2
-    assert "holds games of another tournament: its seed is 6, this run's is 7" in other.stderr
+    assert "holds games of another tournament: it was made with --seed 6, this run has 7" in other.stderr
     assert checkpoint.read_bytes() == before
+
+
+def test_ctrl_c_says_how_many_games_are_kept_and_the_same_command_goes_on(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.ckpt"
+    command = ["tournament", *ARGS[1:], "--checkpoint", str(checkpoint)]
+    command.insert(0, COLORETTO)
+    proc = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if checkpoint.exists() and len(checkpoint.read_text().splitlines()) >= 1 + 2:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    kept = len(checkpoint.read_text().splitlines()) - 1
+    assert f"interrupted: {kept} finished games are in {checkpoint}; the same command goes on" in err
+    again = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert again.returncode == 0, again.stderr
+    assert f"note: {kept} of the 45 games are in {checkpoint}; playing the other {45 - kept}" in again.stderr
+
+
+@pytest.mark.parametrize("other", ["--json", "--csv", "--records", "--plot"])
+def test_a_report_cannot_be_written_over_the_checkpoint(tmp_path: Path, other: str) -> None:
+    proc = subprocess.run(
+        [COLORETTO, "tournament", "--agents", "greedy,random", "--games", "2",
+         "--checkpoint", "same.out", other, "same.out"],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+    )
+    assert proc.returncode == 2
+    assert "name the same file 'same.out': give each its own" in proc.stderr
+    assert not (tmp_path / "same.out").exists()

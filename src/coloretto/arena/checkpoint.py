@@ -22,6 +22,7 @@ and cut off before the next game is appended; any other bad line is an error.
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import json
 import os
 from pathlib import Path
@@ -37,10 +38,50 @@ CHECKPOINT_FORMAT: Final = "coloretto-tournament-checkpoint/1"
 _COUNTS: Final = ("games", "games_requested", "deals")
 
 
+def _line(value: Any) -> bytes:
+    """``value`` as one compact JSON line (UTF-8, with its line break)."""
+    return (json.dumps(value, separators=(",", ":")) + "\n").encode("utf-8")
+
+
 def identity(config: TournamentConfig) -> dict[str, Any]:
     """What a checkpoint's games must share with ``config`` to count for it: its JSON form
     without the game counts (module docstring)."""
     return {k: v for k, v in config.to_json().items() if k not in _COUNTS}
+
+
+_OPTIONS: Final = {
+    "agents": "--agents",
+    "players": "--players",
+    "preset": "--preset",
+    "seed": "--seed",
+    "engine_secret": "--engine-secret",
+    "budget": "--budget",
+    "on_engine_failure": "--on-engine-failure",
+    "engine_grace_ms": "--engine-grace-ms",
+}
+"""The option of ``coloretto tournament`` behind each key of ``identity``."""
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value)
+    return "none" if value is None else str(value)
+
+
+def _difference(theirs: dict[str, Any], ours: dict[str, Any]) -> tuple[str, str, str] | None:
+    """The first setting in which two identities differ, as ``(what, theirs, ours)`` in
+    the words of the command line (``"--seed", "4", "5"``; ``"the rules' table", "brown",
+    "violet"``); None when they agree."""
+    for key in sorted(set(theirs) | set(ours)):
+        a, b = theirs.get(key), ours.get(key)
+        if a == b:
+            continue
+        if isinstance(a, dict) and isinstance(b, dict):
+            sub = next(k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k))
+            owner = "the rules'" if key == "rules" else f"{_OPTIONS.get(key, key)}'s"
+            return f"{owner} {sub}", _show(a.get(sub)), _show(b.get(sub))
+        return _OPTIONS.get(key, key), _show(a), _show(b)
+    return None
 
 
 def _header(path: Path, line: str) -> dict[str, Any]:
@@ -91,58 +132,110 @@ class Checkpoint:
     def __init__(self, path: str | os.PathLike[str], config: TournamentConfig) -> None:
         self.path = Path(path)
         self.config = config
-        self._fh: IO[str] | None = None
+        self._fh: IO[bytes] | None = None
+        self.held = 0
+        """Games in the file after ``load`` (also those beyond ``config.games``)."""
 
     def load(self) -> list[GameResult]:
         """The games of the file that belong to this run (index below ``config.games``),
-        in file order; a torn last line is cut off. Opens the file for ``append``.
+        in file order; a torn last line is cut off. The file stays open, locked against
+        other runs, for ``append``.
 
         Raises:
-            ConfigurationError: the file is not a checkpoint, comes from another tournament
+            ConfigurationError: the file cannot be opened for writing, is not a regular file,
+                is in use by another run, is not a checkpoint, comes from another tournament
                 (the first option that differs is named), or holds a game that is not one
                 of this tournament's (wrong deal or seats) or a game twice.
         """
-        games: list[GameResult] = []
-        keep = 0
-        text = self.path.read_text(encoding="utf-8") if self.path.is_file() else ""
+        fh = self._lock()
+        try:
+            games, keep = self._read(fh)
+            if keep == 0:
+                fh.truncate(0)
+                header = {"format": CHECKPOINT_FORMAT, "tournament": identity(self.config)}
+                fh.write(_line(header))
+            else:
+                fh.truncate(keep)
+            fh.flush()
+            os.fsync(fh.fileno())
+        except BaseException:
+            fh.close()
+            raise
+        self._fh = fh
+        return games
+
+    def _lock(self) -> IO[bytes]:
+        """The file opened for reading and appending (created when missing), with an
+        exclusive lock that another run's ``load`` cannot take."""
+        where = f"checkpoint {str(self.path)!r}"
+        if self.path.exists() and not self.path.is_file():
+            raise ConfigurationError(f"{where} is not a regular file")
+        try:
+            fh = self.path.open("a+b")
+        except OSError as exc:
+            raise ConfigurationError(f"{where}: cannot open it for writing: {exc.strerror}") from None
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            fh.close()
+            raise ConfigurationError(
+                f"{where} is in use by another run (each run needs its own file)"
+            ) from None
+        return fh
+
+    def _read(self, fh: IO[bytes]) -> tuple[list[GameResult], int]:
+        """The games of the open file and the bytes to keep (0: write a new header)."""
+        fh.seek(0)
+        data = fh.read()
+        header = _line({"format": CHECKPOINT_FORMAT, "tournament": identity(self.config)})
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ConfigurationError(
+                f"checkpoint {str(self.path)!r} is not a tournament checkpoint (not UTF-8 text)"
+            ) from None
         lines = text.split("\n")
         complete = lines[:-1]  # the part after the last line break is torn (or empty)
-        if complete:
-            self._check_header(complete[0])
-            keep = len(complete[0]) + 1
-            tasks = plan(self.config)
-            seen: set[int] = set()
-            for number, line in enumerate(complete[1:], start=2):
-                game = self._game(line, number)
-                if game.index in seen:
-                    raise ConfigurationError(
-                        f"checkpoint {str(self.path)!r} line {number}: game {game.index + 1} "
-                        "is in the file twice"
-                    )
-                seen.add(game.index)
-                keep += len(line) + 1
-                if game.index >= self.config.games:
-                    continue  # a larger earlier run: its later deals are not in this one
-                task = tasks[game.index]
-                if (game.deal_seed, game.entries) != (task.deal_seed, list(task.entries)):
-                    raise ConfigurationError(
-                        f"checkpoint {str(self.path)!r} line {number}: game {game.index + 1} "
-                        "has another deal or seating than this tournament's"
-                    )
-                games.append(game)
-        self._open(keep)
-        return games
+        if not complete:
+            if header.startswith(data):  # empty, or its header was being written
+                return [], 0
+            _header(self.path, text)  # raises: a file of something else
+        self._check_header(complete[0])
+        keep = len(complete[0].encode("utf-8")) + 1
+        tasks = plan(self.config)
+        seen: set[int] = set()
+        games: list[GameResult] = []
+        for number, line in enumerate(complete[1:], start=2):
+            game = self._game(line, number)
+            if game.index in seen:
+                raise ConfigurationError(
+                    f"checkpoint {str(self.path)!r} line {number}: game {game.index + 1} "
+                    "is in the file twice"
+                )
+            seen.add(game.index)
+            keep += len(line.encode("utf-8")) + 1
+            if game.index >= self.config.games:
+                continue  # a larger earlier run: its later deals are not in this one
+            task = tasks[game.index]
+            if (game.deal_seed, game.entries) != (task.deal_seed, list(task.entries)):
+                raise ConfigurationError(
+                    f"checkpoint {str(self.path)!r} line {number}: game {game.index + 1} "
+                    "has another deal or seating than this tournament's"
+                )
+            games.append(game)
+        self.held = len(seen)
+        return games, keep
 
     def _check_header(self, line: str) -> None:
         head = _header(self.path, line)
-        theirs, ours = head["tournament"], identity(self.config)
-        for key in sorted(set(theirs) | set(ours)):
-            if theirs.get(key) != ours.get(key):
-                raise ConfigurationError(
-                    f"checkpoint {str(self.path)!r} holds games of another tournament: its "
-                    f"{key} is {theirs.get(key)!r}, this run's is {ours.get(key)!r} (give the "
-                    "same options, or another --checkpoint file)"
-                )
+        found = _difference(head["tournament"], identity(self.config))
+        if found is not None:
+            what, theirs, ours = found
+            raise ConfigurationError(
+                f"checkpoint {str(self.path)!r} holds games of another tournament: it was made "
+                f"with {what} {theirs}, this run has {ours} (give the same options, or another "
+                "--checkpoint file)"
+            )
 
     def _game(self, line: str, number: int) -> GameResult:
         try:
@@ -152,28 +245,11 @@ class Checkpoint:
                 f"checkpoint {str(self.path)!r} line {number} is not a game: {exc}"
             ) from None
 
-    def _open(self, keep: int) -> None:
-        """Open for appending after the first ``keep`` characters (header included)."""
-        fh = self.path.open("a+", encoding="utf-8")
-        if keep == 0:
-            fh.truncate(0)
-            header = {"format": CHECKPOINT_FORMAT, "tournament": identity(self.config)}
-            fh.write(json.dumps(header, separators=(",", ":")) + "\n")
-        else:
-            fh.seek(0)
-            fh.truncate(len(fh.read(keep).encode("utf-8")))
-        self._fh = fh
-        self._sync()
-
     def append(self, game: GameResult) -> None:
         """Write ``game`` as one line, flushed and fsynced (``load`` first)."""
         if self._fh is None:
             raise RuntimeError("Checkpoint.append before load")
-        self._fh.write(json.dumps(dataclasses.asdict(game), separators=(",", ":")) + "\n")
-        self._sync()
-
-    def _sync(self) -> None:
-        assert self._fh is not None
+        self._fh.write(_line(dataclasses.asdict(game)))
         self._fh.flush()
         os.fsync(self._fh.fileno())
 

@@ -12,6 +12,7 @@ import os
 import shlex
 import shutil
 import sys
+from pathlib import Path
 from typing import Any
 
 from ..agents.base import Budget
@@ -179,6 +180,32 @@ def _check_output(path: str | None, option: str) -> None:
         raise UsageError(f"{option} {path!r} is a directory")
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Each output file's folder exists, and no two output options name the same file (a
+    report written over the checkpoint would lose its games).
+
+    Raises:
+        UsageError: a missing folder, a folder given as a file, or one file named twice.
+    """
+    outputs = [
+        (args.json, "--json"),
+        (args.csv, "--csv"),
+        (args.plot, "--plot"),
+        (args.records, "--records"),
+        (args.engine_log, "--engine-log"),
+        (args.checkpoint, "--checkpoint"),
+    ]
+    named: dict[str, str] = {}
+    for path, option in outputs:
+        _check_output(path, option)
+        if path is None or path == "-":
+            continue
+        real = os.path.realpath(path)
+        if real in named:
+            raise UsageError(f"{named[real]} and {option} name the same file {path!r}: give each its own")
+        named[real] = option
+
+
 def _check_agent(spec: str) -> None:
     if is_external(spec):
         try:
@@ -245,15 +272,7 @@ def build_config(args: argparse.Namespace) -> Any:
         raise UsageError(str(exc)) from None
     for spec in dict.fromkeys(agents):
         _check_agent(spec)
-    for path, option in (
-        (args.json, "--json"),
-        (args.csv, "--csv"),
-        (args.plot, "--plot"),
-        (args.records, "--records"),
-        (args.engine_log, "--engine-log"),
-        (args.checkpoint, "--checkpoint"),
-    ):
-        _check_output(path, option)
+    _check_outputs(args)
     games = rounded_games(args.games, players)
     if games != args.games and not args.quiet:
         print(
@@ -301,6 +320,19 @@ def run(args: argparse.Namespace) -> int:
     checkpoint, done = _load_checkpoint(args, config)
     try:
         result = _play(args, config, checkpoint, done)
+    except KeyboardInterrupt:
+        if checkpoint is not None:
+            checkpoint.close()
+            kept = len(Path(args.checkpoint).read_bytes().splitlines()) - 1
+            print(
+                f"\ninterrupted: {kept} finished games are in {args.checkpoint}; the same "
+                "command goes on from there",
+                file=sys.stderr,
+            )
+        else:
+            print("\ninterrupted: no report written (--checkpoint FILE keeps finished games)",
+                  file=sys.stderr)
+        raise
     finally:
         if checkpoint is not None:
             checkpoint.close()
@@ -326,16 +358,22 @@ def _load_checkpoint(args: argparse.Namespace, config: Any) -> tuple[Any, list[A
     except ConfigurationError as exc:
         checkpoint.close()
         raise UsageError(str(exc)) from None
-    if args.records is not None and any(g.record is None for g in done):
+    missing = sum(g.record is None for g in done)
+    if args.records is not None and missing:
         checkpoint.close()
         raise UsageError(
-            f"--records: the games in --checkpoint {args.checkpoint!r} were played without "
-            "--records, so their records were not kept (use another checkpoint file)"
+            f"--records: {missing} of the games in --checkpoint {args.checkpoint!r} were "
+            "played without --records, so their records were not kept (use another "
+            "checkpoint file)"
         )
     if done and not args.quiet:
+        more = checkpoint.held - len(done)
+        beyond = f" (it holds {more} more, of a run with more games)" if more else ""
+        rest = config.games - len(done)
+        todo = f"playing the other {rest}" if rest else "nothing left to play"
         print(
-            f"note: {len(done)} of {config.games} games are in {args.checkpoint}; "
-            f"playing the other {config.games - len(done)}",
+            f"note: {len(done)} of the {config.games} games are in {args.checkpoint}{beyond}; "
+            f"{todo}",
             file=sys.stderr,
         )
     return checkpoint, done

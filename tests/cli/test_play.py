@@ -361,6 +361,7 @@ def test_q_saves_and_quits(tmp_path: Path) -> None:
         (["--name", ""], "--name must not be empty"),
         (["--name", "Ann\nBob"], "--name cannot hold control characters"),
         (["--opponents", ""], "--opponents has an empty name"),
+        (["--opponents", "cmd:no_such_program_xyz"], "program 'no_such_program_xyz' not found"),
         (["--hint-budget=-1s"], "positive"),
         (["--hint-budget=0ms"], "positive"),
     ],

@@ -40,6 +40,10 @@ def no_fast_core(monkeypatch: pytest.MonkeyPatch) -> None:
         (["--on-engine-failure", "shrug"], "use 'forfeit' or 'fallback:AGENT'"),
         (["--on-engine-failure", "fallback:nobody"], "unknown agent 'nobody'"),
         (["--save-records", ""], "--save-records needs a directory name"),
+        (
+            ["--agents", "cmd:no_such_program_xyz,greedy,random,random"],
+            "agent 'cmd:no_such_program_xyz': program 'no_such_program_xyz' not found or not executable",
+        ),
     ],
 )
 def test_bad_input_exits_2(
@@ -169,3 +173,17 @@ def test_engine_failures_are_reported_and_the_run_completes(
     report = json.loads(capsys.readouterr().out)
     assert report["forfeited_games"] == [] and len(report["failures"]) == 2
     assert {f["handling"] for f in report["failures"]} == {"fallback:random"}
+
+
+def test_save_records_never_overwrites_a_run_s_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "recs"
+    argv = ["simulate", "--players", "3", "--agents", "greedy,random,greedy", "--games", "3"]
+    assert main([*argv, "--seed", "5", "--save-records", str(out)]) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    capsys.readouterr()
+    assert main([*argv, "--seed", "6", "--save-records", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "already holds records (game-000000.json and 2 more)" in err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before

@@ -13,7 +13,9 @@ each entry its own budget).
 from __future__ import annotations
 
 import importlib
+import os
 import shlex
+import shutil
 from typing import Final
 
 from ..engine.errors import ConfigurationError
@@ -53,6 +55,28 @@ PEOPLE_OPPONENTS: Final = ("random", "greedy", "heuristic", "mcts", "policy") + 
 def is_external(spec: str) -> bool:
     """``spec`` names an external ``coloretto-engine/1`` program (``cmd:COMMAND``)."""
     return spec.startswith("cmd:")
+
+
+def check_external(spec: str) -> None:
+    """Check the ``cmd:COMMAND`` spec ``spec`` before a game: its command splits into words
+    (shell rules) and its program exists and can be run (a path, or a name on ``PATH``).
+
+    Raises:
+        ConfigurationError: a command that cannot be split, an empty command, or a program
+            that is not found or not executable (the message names the spec and program).
+    """
+    try:
+        argv = shlex.split(spec[4:])
+    except ValueError as exc:
+        raise ConfigurationError(f"agent {spec!r}: cannot split the command: {exc}") from None
+    if not argv:
+        raise ConfigurationError(f"agent {spec!r}: empty command (use cmd:PROGRAM [ARGS])")
+    prog = argv[0]
+    found = (
+        (os.path.isfile(prog) and os.access(prog, os.X_OK)) if os.sep in prog else shutil.which(prog)
+    )
+    if not found:
+        raise ConfigurationError(f"agent {spec!r}: program {prog!r} not found or not executable")
 
 
 def split_spec(spec: str) -> tuple[str, Budget | None]:

@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..agents.base import Agent, Budget
-from ..agents.registry import computer_name, make_agent
+from ..agents.registry import check_external, computer_name, make_agent
 from ..arena.simulate import seat_seed
 from ..engine.actions import short_repr
 from ..engine.cards import color_code
@@ -231,11 +231,9 @@ def _opponent_specs(text: str | None, human_seats: list[int], n: int) -> list[st
     for name in names:
         if name.startswith("cmd:"):
             try:
-                argv = shlex.split(name[4:])
-            except ValueError as exc:
-                raise UsageError(f"--opponents {name!r}: cannot split the command: {exc}") from None
-            if not argv:
-                raise UsageError(f"--opponents {name!r}: empty command (use cmd:PROGRAM [ARGS])")
+                check_external(name)
+            except ConfigurationError as exc:
+                raise UsageError(f"--opponents: {exc}") from None
     if len(names) == 1:
         names = names * len(others)
     if len(names) != len(others):

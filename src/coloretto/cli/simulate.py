@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..agents import Budget, make_agent
-from ..agents.registry import is_external
+from ..agents.registry import check_external, is_external
 from ..arena.failures import DEFAULT_FAILURE_POLICY, parse_failure_policy
 from ..arena.simulate import ENGINE_PATH, SimulationResult, simulate
 from ..arena.stats import AgentSummary, summarize_agents, summarize_seats
@@ -121,6 +121,8 @@ def _specs(args: argparse.Namespace) -> list[str]:
         raise UsageError(f"--agents names {len(specs)} agent(s) but --players is {args.players}")
     for spec in specs:
         try:
+            if is_external(spec):
+                check_external(spec)
             make_agent(spec, 0).close()
         except ColorettoError as exc:
             raise UsageError(str(exc)) from None
@@ -206,7 +208,8 @@ def _records_dir(text: str | None) -> Path | None:
     """The ``--save-records`` directory, created now (before any game is played).
 
     Raises:
-        UsageError: the path is empty, is a file, lies under a file, or cannot be created.
+        UsageError: the path is empty, is a file, lies under a file, already holds records
+            (``game-*.json``), or cannot be created.
     """
     if text is None:
         return None
@@ -215,6 +218,12 @@ def _records_dir(text: str | None) -> Path | None:
     save_dir = Path(text)
     if save_dir.exists() and not save_dir.is_dir():
         raise UsageError(f"--save-records {save_dir}: not a directory")
+    held = sorted(p.name for p in save_dir.glob("game-*.json")) if save_dir.is_dir() else []
+    if held:
+        raise UsageError(
+            f"--save-records {save_dir} already holds records ({held[0]} and {len(held) - 1} "
+            "more): give a new or empty directory (records are never overwritten)"
+        )
     for parent in save_dir.parents:
         if parent.exists() and not parent.is_dir():
             raise UsageError(f"--save-records {save_dir}: {parent} is a file, not a directory")

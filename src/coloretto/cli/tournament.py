@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..agents.base import Budget
-from ..agents.registry import is_external, make_agent
+from ..agents.registry import check_external, is_external, make_agent
 from ..engine.errors import ConfigurationError
 from ..engine.rules import PRESETS, TABLES
 from ..engine.rules import preset as make_preset
@@ -207,24 +205,11 @@ def _check_outputs(args: argparse.Namespace) -> None:
 
 
 def _check_agent(spec: str) -> None:
-    if is_external(spec):
-        try:
-            argv = shlex.split(spec[4:])
-        except ValueError as exc:
-            raise UsageError(f"agent {spec!r}: cannot split the command: {exc}") from None
-        if not argv:
-            raise UsageError(f"agent {spec!r}: empty command (use cmd:PROGRAM [ARGS])")
-        prog = argv[0]
-        found = (
-            (os.path.isfile(prog) and os.access(prog, os.X_OK))
-            if os.sep in prog
-            else shutil.which(prog)
-        )
-        if not found:
-            raise UsageError(f"agent {spec!r}: program {prog!r} not found or not executable")
-        return
     try:
-        make_agent(spec).close()
+        if is_external(spec):
+            check_external(spec)
+        else:
+            make_agent(spec).close()
     except ConfigurationError as exc:
         raise UsageError(str(exc)) from None
 

@@ -59,9 +59,8 @@ def test_cpu_time_budgets_where_computer_players_meet(text: str, budget: Budget)
 
 
 def test_cpu_time_budgets_are_refused_elsewhere_and_in_iterations() -> None:
-    with pytest.raises(ValueError, match="use seconds") as info:
+    with pytest.raises(ValueError, match="CPU time .* is offered where computer players play"):
         Budget.parse("0.5s-cpu")
-    assert "-cpu" not in str(info.value).split(":", 1)[1]  # the forms offered here
     with pytest.raises(ValueError, match="CPU time is given in seconds"):
         Budget.parse("300-cpu", cpu_ok=True)
 

@@ -65,7 +65,7 @@ def test_duplicate_deals_rotate_seats() -> None:
         setups = [r.record["setup"] for r in results]  # type: ignore[index]
         assert setups[0] == setups[1] == setups[2]
         for r in results:
-            assert r.record["seats"] == [f"{cfg.agents[e]}#{e}" for e in r.entries]  # type: ignore[index]
+            assert r.record["seats"] == [f"{cfg.agents[e]}#{e + 1}" for e in r.entries]  # type: ignore[index]
             assert r.entries == [seat_entry(s, r.rotation, n) for s in range(n)]
     assert len({t.deal_seed for t in tasks}) == 3
     # agents are seeded per game and seat

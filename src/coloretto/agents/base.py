@@ -63,7 +63,13 @@ class Budget:
         if text is None or text == "":
             return cls()
         t = text.strip().lower()
-        cpu = cpu_ok and t.endswith("-cpu")
+        if t.endswith("-cpu") and not cpu_ok:
+            raise ValueError(
+                f"budget {text!r}: CPU time ('-cpu') is offered where computer players play "
+                "each other (tournament, simulate); here use seconds ('0.5s', '500ms') or "
+                "iterations ('2000')"
+            )
+        cpu = t.endswith("-cpu")
         if cpu:
             t = t.removesuffix("-cpu")
         seconds: float | None = None
@@ -106,6 +112,8 @@ class Agent(ABC):
     """
 
     name: str = "agent"
+    label: str | None = None
+    """How messages name this kind of agent when ``name`` would not say it (None: ``name``)."""
     cpu_budget: bool | None = None
     """How the agent treats a CPU-time budget (``Budget.cpu``): ``None`` it ignores budgets
     altogether; ``True`` it searches for that much CPU time; ``False`` it cannot (it is
@@ -122,8 +130,9 @@ class Agent(ABC):
             from ..engine.errors import ConfigurationError
 
             raise ConfigurationError(
-                f"{self.name} cannot search for a CPU-time budget ('-cpu'; mcts, mcts-v1 and "
-                "oracle can): give it seconds ('0.5s') or iterations ('2000')"
+                f"{self.label or self.name} cannot search for a CPU-time budget ("
+                f"{budget.seconds:g}s-cpu; only mcts, mcts-v1 and oracle can): give it seconds "
+                "('0.5s') or iterations ('2000')"
             )
         self.seed = seed
         self.budget = budget or Budget()

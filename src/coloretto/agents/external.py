@@ -118,6 +118,7 @@ class ExternalAgent(Agent):
     """
 
     name = "external"
+    label = "an external engine (cmd:)"
     cpu_budget = False
 
     def __init__(

@@ -119,7 +119,10 @@ def make_agent(spec: str, seed: int = 0, budget: Budget | None = None) -> Agent:
     if spec in DIFFICULTIES:
         name, level_budget = DIFFICULTIES[spec]
         explicit = budget is not None and (budget.iterations is not None or budget.seconds is not None)
-        return make_agent(name, seed, budget if explicit else level_budget)
+        try:
+            return make_agent(name, seed, budget if explicit else level_budget)
+        except ConfigurationError as exc:
+            raise ConfigurationError(f"{spec} (the level, played by {name}): {exc}") from None
     if spec not in REGISTRY:
         raise ConfigurationError(
             f"unknown agent {spec!r}; known: {', '.join(AGENT_NAMES)}, policy:FILE, cmd:COMMAND"

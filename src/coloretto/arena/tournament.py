@@ -326,7 +326,8 @@ def play_game(task: GameTask) -> GameResult:
         for seat in range(n):
             primary = build_agent(task.specs[seat], task.agent_seeds[seat], cfg)
             players.append(SeatPlayer(primary, arena_policy(policy), record_failure, task.fallback_seeds[seat], cfg.budget))
-        names = [f"{spec}#{entry}" for spec, entry in zip(task.specs, task.entries)]
+        # seats named for people: the entry counted from 1, as the report's table counts
+        names = [f"{spec}#{entry + 1}" for spec, entry in zip(task.specs, task.entries)]
         game = start_game(cfg.rules, task.deal_seed, names, preset_name=cfg.preset)
         forfeit = play_with_policy(game, players)
         scores = [int(s) for s in game.state.totals()]

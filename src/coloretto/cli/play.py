@@ -65,6 +65,8 @@ RULE_OPTIONS = (
 """docs/rules.md §7 keys settable on the command line (``--next-round-starter`` etc.)."""
 NAME_DEFAULT = "You"
 """The person's name when ``--name`` is not given."""
+NAME_MAX = 24
+"""The longest ``--name``, in characters (as at the web table)."""
 DEAL_OPTIONS = ("removed_colors", "first_player", "preset")
 
 
@@ -148,6 +150,8 @@ def rules_from_args(args: argparse.Namespace) -> tuple[Rules, dict[str, Any]]:
     except ConfigurationError as exc:
         raise UsageError(str(exc)) from None
     deal: dict[str, Any] = {"preset_name": name}
+    if args.removed_colors is not None and not args.removed_colors.strip():
+        raise UsageError("--removed-colors is empty: name the colours, e.g. gray,pink")
     if args.removed_colors:
         try:
             deal["removed_colors"] = [
@@ -207,20 +211,24 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--hint-budget", default="1s", metavar="BUDGET", help="advisor thinking time (default 1s)"
     )
-    p.add_argument("--name", default=NAME_DEFAULT, help=f"your name at the table (default {NAME_DEFAULT}; not with --resume)")
+    p.add_argument("--name", default=NAME_DEFAULT, help=f"your name at the table (default {NAME_DEFAULT}; at most {NAME_MAX} characters; "
+        "not with --resume)")
     p.set_defaults(func=run)
 
 
 def _check_name(name: str) -> None:
-    """Refuse an empty ``--name`` or one with control characters (it is shown on one line).
+    """Refuse an empty ``--name``, one with control characters (it is shown on one line) or
+    one longer than ``NAME_MAX`` characters (it must fit the score table).
 
     Raises:
-        UsageError: the name is empty or holds a control character.
+        UsageError: the name is empty, too long or holds a control character.
     """
     if not name.strip():
         raise UsageError("--name must not be empty")
     if not name.isprintable():
         raise UsageError(f"--name cannot hold control characters (such as a line break): {name!r}")
+    if len(name.strip()) > NAME_MAX:
+        raise UsageError(f"--name has {len(name.strip())} characters; at most {NAME_MAX}")
 
 
 def _opponent_specs(text: str | None, human_seats: list[int], n: int) -> list[str | None]:
@@ -434,6 +442,10 @@ def run(args: argparse.Namespace) -> int:
         except ConfigurationError as exc:
             raise UsageError(str(exc)) from None
         names = [args.name if spec is None else computer_name(spec, s) for s, spec in enumerate(specs)]
+        if names.count(args.name) > 1:
+            raise UsageError(
+                f"--name {args.name!r} is a computer player's name at this table: choose another"
+            )
         game = Game(state, names)
         stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         if args.save is not None:

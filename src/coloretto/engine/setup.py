@@ -182,14 +182,22 @@ def check_removed(rules: Rules, removed: Sequence[int]) -> None:
     Raises:
         ConfigurationError: what is wrong.
     """
-    if len(removed) != rules.colors_removed or len(set(removed)) != len(removed):
-        raise ConfigurationError(
-            f"{rules.players} players remove {rules.colors_removed} distinct colour(s), "
-            f"got {[COLORS[c] if 0 <= c < NUM_COLORS else c for c in removed]}"
-        )
     for c in removed:
         if not 0 <= c < NUM_COLORS:
             raise ConfigurationError(f"not a colour: {c!r}")
+    names = [COLORS[c] for c in removed]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ConfigurationError(f"removed colours must differ: {', '.join(twice)} named twice")
+    if len(removed) != rules.colors_removed:
+        if rules.colors_removed == 0:
+            raise ConfigurationError(
+                f"{rules.players} players remove no colour (colours are removed with 2 or 3 "
+                f"players), got {names}"
+            )
+        raise ConfigurationError(
+            f"{rules.players} players remove {rules.colors_removed} colour(s), got {names}"
+        )
 
 
 def check_starting_cards(rules: Rules, removed: Sequence[int], starting: Sequence[Sequence[int]]) -> None:

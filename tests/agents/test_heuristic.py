@@ -146,3 +146,95 @@ def test_the_violet_table_mixes_in_the_gains_of_the_collection_as_it_is() -> Non
                 differ[i] += other != tuned
         st.apply_code(heuristic_code(st, st.to_move, codes))
     assert all(differ)
+
+
+def test_the_directed_intake_completes_the_main_colours_first() -> None:
+    """``directed_intake``: the seat's three main colours (most cards held) are completed to
+    3 cards first, jokers covering part of the need; the rest of the volume follows the
+    unseen cards; the length is the volume of ``expected_intake``."""
+    from coloretto.agents.features import unseen_counts
+    from coloretto.agents.heuristic import (
+        directed_intake,
+        expected_intake,
+        intake_volume,
+        main_colors,
+    )
+    from coloretto.engine.cards import JOKER
+
+    st = new_game(Rules(players=4, table="violet"), 3)
+    me = st.to_move
+    held = st.coll[me]
+    unseen = unseen_counts(st)
+    assert directed_intake(st, me, 0.0) == []
+    mains = main_colors(st, me, unseen)
+    assert len(mains) == 3 and held[mains[0]] == max(held[c] for c in st.in_play)
+    intake = directed_intake(st, me, 1.0)
+    assert len(intake) == len(expected_intake(st, 1.0)) == round(intake_volume(st, 1.0))
+    for c in mains:
+        assert held[c] + intake.count(c) >= 3  # each main colour completed
+    with_joker = st.copy()
+    with_joker.coll[me][JOKER] += 1
+    fill = sum(max(0, 3 - held[c]) for c in mains)
+    # one joker: one card fewer of the main colours is needed (the last one filled)
+    assert directed_intake(with_joker, me, 1.0)[: fill - 1] == intake[: fill - 1]
+    assert intake.count(mains[-1]) >= directed_intake(with_joker, me, 1.0).count(mains[-1])
+
+
+def test_the_last_seat_in_the_round_needs_a_larger_margin_to_draw() -> None:
+    """Under the violet table the last seat in the round (every card it draws goes to its own
+    row) draws only when that beats the take by ``last_draw_margin``: only its draw value
+    changes, by the difference of the margins."""
+    from dataclasses import replace
+
+    from coloretto.agents.features import turn_order_after
+    from coloretto.agents.heuristic import VIOLET_PARAMS
+
+    assert VIOLET_PARAMS.last_draw_margin is not None
+    plain = replace(VIOLET_PARAMS, last_draw_margin=None)
+    seen = 0
+    for deal in range(1, 6):
+        st = new_game(Rules(players=4, table="violet"), deal)
+        while not st.is_over():
+            codes = st.legal_codes()
+            me = st.to_move
+            if A.DRAW in codes and len(codes) > 1 and not turn_order_after(st, me):
+                tuned = heuristic_scores(st, me, codes)
+                other = heuristic_scores(st, me, codes, plain)
+                gap = VIOLET_PARAMS.last_draw_margin - VIOLET_PARAMS.draw_margin
+                assert other[A.DRAW] - tuned[A.DRAW] == pytest.approx(gap)
+                assert all(tuned[c] == other[c] for c in codes if c != A.DRAW)
+                seen += 1
+            st.apply_code(heuristic_code(st, me, codes))
+    assert seen > 0
+
+
+def test_the_first_violet_weights_stay_frozen_as_v1() -> None:
+    """``params_for(st, "v1")`` gives the first violet weights, unchanged (the heuristic of
+    ``mcts-v1``'s priors); other tables share the default weights in every version."""
+    from coloretto.agents.heuristic import (
+        DEFAULT_PARAMS,
+        VIOLET_PARAMS,
+        VIOLET_V1_PARAMS,
+        HeuristicParams,
+        params_for,
+    )
+
+    frozen = HeuristicParams(
+        opp_weight=0.2,
+        risk_base=1.0,
+        risk_fill=0.5,
+        draw_margin=0.15,
+        joker_bonus=1.5,
+        future_share=1.0,
+        opp_future_share=0.0,
+        plain_mix=0.3,
+        directed=False,
+        last_draw_margin=None,
+    )
+    violet = new_game(Rules(players=4, table="violet"), 1)
+    brown = new_game(Rules(players=4), 1)
+    assert params_for(violet, "v1") is VIOLET_V1_PARAMS == frozen
+    assert params_for(violet) is VIOLET_PARAMS != frozen
+    assert params_for(brown) is params_for(brown, "v1") is DEFAULT_PARAMS
+    with pytest.raises(ValueError, match="unknown heuristic version"):
+        params_for(violet, "v2")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -168,9 +169,7 @@ def _crafted_draw() -> GameState:
     return st
 
 
-@pytest.mark.parametrize(
-    ("make", "best"), [(_crafted_take, A.TAKE0 + 0), (_crafted_draw, A.DRAW)]
-)
+@pytest.mark.parametrize(("make", "best"), [(_crafted_take, A.TAKE0 + 0), (_crafted_draw, A.DRAW)])
 def test_both_searches_pick_the_clearly_best_action(make, best: int) -> None:  # type: ignore[no-untyped-def]
     st = make()
     legal = st.legal_actions()
@@ -222,7 +221,8 @@ def test_registry_names_and_the_fixed_reference() -> None:
     assert make_agent("ismcts", 1).name == "ismcts"
     v1 = make_agent("mcts-v1", 1)
     assert isinstance(v1, MCTSAgent) and v1.name == "mcts-v1"
-    assert v1.params == V1_PARAMS == SearchParams()  # today's defaults, written out
+    # today's defaults, written out, with the heuristic's frozen weights for the priors
+    assert v1.params == V1_PARAMS == replace(SearchParams(), prior_heuristic="v1")
 
 
 def test_round_robin_root_gives_every_action_the_same_samples() -> None:

@@ -98,9 +98,7 @@ def test_oracle_sees_the_true_pile() -> None:
 def test_search_statistics_are_consistent() -> None:
     state = new_game(Rules(players=4), 9)
     obs = observe(state, state.to_move)
-    res = search(
-        obs.sample_state, obs.seat, Rng(1), 50, None, SearchParams(engine_only=True)
-    )
+    res = search(obs.sample_state, obs.seat, Rng(1), 50, None, SearchParams(engine_only=True))
     assert res.iterations == 50
     assert sum(res.visits) == 50
     assert res.codes == state.legal_codes()
@@ -154,3 +152,49 @@ def test_the_docstrings_state_the_real_defaults() -> None:
     assert mcts.DEFAULT_SECONDS == 0.5 and SearchParams().policy == "hybrid"
     for doc in (mcts.__doc__, mcts.search.__doc__):
         assert doc is not None and "0.5 s" in doc and "hybrid" in doc
+
+
+# mcts-v1's priors at ten violet positions: heuristic self-play from deal 5 (4 players,
+# violet table), every 4th decision with a choice from the 2nd; the numbers were printed by
+# ``mcts._priors(st, codes, 3.0)`` with the code of the commit before the directed intake
+# (when every heuristic used these weights), positions played by that heuristic.
+V1_VIOLET_PRIORS = [
+    (2, [0, 7], [0.294824648911, 0.705175351089]),
+    (6, [0, 8, 9], [0.284146765822, 0.322252788941, 0.393600445237]),
+    (10, [0, 8], [0.462448294636, 0.537551705364]),
+    (14, [0, 7, 8], [0.430202264197, 0.284898867901, 0.284898867901]),
+    (18, [3, 4], [0.5, 0.5]),
+    (22, [0, 10], [0.583485122755, 0.416514877245]),
+    (26, [2, 3, 4], [0.333333333333, 0.333333333333, 0.333333333333]),
+    (30, [2, 3, 4], [0.333333333333, 0.333333333333, 0.333333333333]),
+    (34, [3, 4], [0.645656306226, 0.354343693774]),
+    (38, [0, 8], [0.474628727309, 0.525371272691]),
+]
+
+
+def test_mcts_v1_priors_keep_the_first_violet_heuristic() -> None:
+    """``mcts-v1`` is a fixed reference: under the violet table its priors come from the
+    heuristic's frozen ``v1`` weights and equal the values recorded before the heuristic
+    changed; the plain ``mcts`` uses the current weights, which differ."""
+    from coloretto.agents import mcts
+    from coloretto.agents.heuristic import heuristic_code, params_for
+
+    v1 = make_agent("mcts-v1", 1)
+    assert v1.params.prior_heuristic == "v1" and SearchParams().prior_heuristic == "current"
+    st = new_game(Rules(players=4, table="violet"), 5)
+    step = 0
+    expected = iter(V1_VIOLET_PRIORS)
+    want = next(expected, None)
+    differ = 0
+    while want is not None:
+        codes = st.legal_codes()
+        if len(codes) > 1:
+            step += 1
+            if step == want[0]:
+                assert codes == want[1]
+                got = mcts._priors(st, codes, v1.params.prior_temp, v1.params.prior_heuristic)
+                assert got == pytest.approx(want[2], abs=1e-9)
+                differ += mcts._priors(st, codes, 3.0) != pytest.approx(want[2], abs=1e-9)
+                want = next(expected, None)
+        st.apply_code(heuristic_code(st, st.to_move, codes, params_for(st, "v1")))
+    assert differ > 0

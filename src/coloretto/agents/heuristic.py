@@ -6,10 +6,14 @@ three-colour core (a fourth colour counts negative), "+2" cards and jokers (assi
 their best colour), and the score table in use: under the violet table, whose values peak
 at 3 cards, a fourth card of a colour has negative gain, so the player stops collecting it
 and spreads over three colours instead of piling onto one. Under the violet table the gains
-are also taken against the collection plus the cards the seat may still expect to take
-(``expected_intake``), since what a card costs there depends on how many more will come;
-our own gains are mixed with those against the collection as it is (``plain_mix``), and the
-opponents' are taken against their collections as they are (``opp_future_share``).
+are also taken against the collection plus the cards the seat may still expect to take,
+since what a card costs there depends on how many more will come. Our own expected intake
+is **directed** (``directed_intake``): it first completes our three main colours to 3 cards
+(a good player steers the rows it takes towards them), and only the rest is spread over
+the unseen cards (``expected_intake``); a card of a main colour then saves a card still to
+come instead of counting as a third one. Our gains are mixed with those against the
+collection as it is (``plain_mix``), and the opponents' are taken against their
+collections as they are (``opp_future_share``).
 
 A position after our action is valued by a **settlement**: the seats still in the round
 take the remaining rows one after another, each the row best for itself. Our value is our
@@ -23,7 +27,9 @@ grows with how full the rows are and how many opponents are still in the round: 
   or ``first_out_draws``), the others settling the rest: taking a row an opponent wants
   denies it (via ``opp_weight``).
 * **Draw**: the expectation, over the unseen cards (public composition), of the best
-  placement's value. Drawing is preferred when it beats the best take by ``draw_margin``.
+  placement's value. Drawing is preferred when it beats the best take by ``draw_margin``;
+  the last seat in the round (whose drawn cards all go to its own row, docs/rules.md §3)
+  draws only when that beats the take by ``last_draw_margin`` (under the violet table).
 * **Place** the drawn card in the row with the best value: cards we want go to rows we may
   get, cards an opponent wants (or that would spoil our row) go where they hurt the
   opponents most, e.g. a fourth colour into a row an opponent was waiting for.
@@ -46,7 +52,17 @@ from ..engine.state import CHOOSE, PLACE, TURN, UNTAKEN, GameState
 from .base import Agent, Budget
 from .features import RowGains, turn_order_after, unseen_counts
 
-__all__ = ["HeuristicAgent", "HeuristicParams", "heuristic_code", "heuristic_scores"]
+__all__ = [
+    "HeuristicAgent",
+    "HeuristicParams",
+    "directed_intake",
+    "expected_intake",
+    "heuristic_code",
+    "heuristic_scores",
+    "intake_volume",
+    "main_colors",
+    "params_for",
+]
 
 
 @dataclass(frozen=True)
@@ -66,6 +82,11 @@ class HeuristicParams:
         opp_future_share: the same share for the opponents' row gains.
         plain_mix: share of our gains against the collection as it is, mixed into our gains
             against the collection plus the expected intake (with ``future_share`` > 0).
+        directed: our expected intake first completes our three main colours to 3 cards
+            (``directed_intake``) instead of following the unseen cards only
+            (``expected_intake``).
+        last_draw_margin: points by which drawing must beat the take when no opponent is
+            left in the round; ``None``: ``draw_margin``.
     """
 
     opp_weight: float = 0.2
@@ -76,10 +97,30 @@ class HeuristicParams:
     future_share: float = 0.0
     opp_future_share: float = 0.0
     plain_mix: float = 0.0
+    directed: bool = False
+    last_draw_margin: float | None = None
 
 
 DEFAULT_PARAMS = HeuristicParams()
 VIOLET_PARAMS = HeuristicParams(
+    opp_weight=0.2,
+    risk_base=1.0,
+    draw_margin=-0.3,
+    future_share=1.0,
+    opp_future_share=0.0,
+    plain_mix=0.5,
+    directed=True,
+    last_draw_margin=3.0,
+)
+"""Weights under the violet table (values peak at 3 cards: every card beyond them costs;
+rows go bad quickly, so the pessimistic settlement gets full weight). Our rows are judged
+half against the collection plus the cards still to come, directed to our three main
+colours (``directed_intake``), half against the collection as it is; the opponents' rows
+against their collections as they are (what a seat sees of a row's worth now). The last
+seat in the round takes its row unless drawing is worth 3 points more: every card it draws
+is one more card for itself."""
+
+VIOLET_V1_PARAMS = HeuristicParams(
     opp_weight=0.2,
     risk_base=1.0,
     draw_margin=0.15,
@@ -87,36 +128,91 @@ VIOLET_PARAMS = HeuristicParams(
     opp_future_share=0.0,
     plain_mix=0.3,
 )
-"""Weights under the violet table (values peak at 3 cards: every card beyond them costs;
-rows go bad quickly, so the pessimistic settlement gets full weight and drawing must beat
-the best take). Our rows are judged 0.7 against the collection plus the cards still to
-come (``expected_intake``) and 0.3 against the collection as it is; the opponents' rows
-against their collections as they are (what a seat sees of a row's worth now)."""
+"""The first violet weights (an undirected expected intake mixed 0.7 with the gains against
+the collection as it is), kept unchanged as the heuristic of ``mcts-v1``'s priors."""
+
+PARAMS_VERSIONS = ("current", "v1")
+"""Versions of the tuned weights: ``current`` (``DEFAULT_PARAMS``, ``VIOLET_PARAMS``) and
+the frozen ``v1`` (``DEFAULT_PARAMS``, ``VIOLET_V1_PARAMS``)."""
 
 
-def params_for(st: GameState) -> HeuristicParams:
-    """The tuned weights for the rules of ``st`` (violet table or not)."""
-    return VIOLET_PARAMS if st.rules.table == "violet" else DEFAULT_PARAMS
+def params_for(st: GameState, version: str = "current") -> HeuristicParams:
+    """The tuned weights for the rules of ``st`` (violet table or not) in ``version``, one of
+    ``PARAMS_VERSIONS``.
+
+    Raises:
+        ValueError: an unknown version.
+    """
+    if version not in PARAMS_VERSIONS:
+        raise ValueError(f"unknown heuristic version {version!r}: one of {PARAMS_VERSIONS}")
+    if st.rules.table != "violet":
+        return DEFAULT_PARAMS
+    return VIOLET_PARAMS if version == "current" else VIOLET_V1_PARAMS
 
 
-def expected_intake(st: GameState, share: float) -> list[int]:
-    """``share`` times the cards a seat may still expect to take this game (the cards in the
-    open rows and the draw pile above its last 15 cards, spread over the seats), as card codes
-    in proportion to the unseen composition (largest remainders); empty for ``share`` 0."""
-    if share <= 0.0:
-        return []
-    unseen = unseen_counts(st)
-    total = sum(unseen)
-    if total == 0:
-        return []
+def intake_volume(st: GameState, share: float) -> float:
+    """``share`` times the cards a seat may still expect to take this game: the cards in the
+    open rows and in the draw pile above its last 15 cards, divided by the seats (a number
+    of cards, not rounded)."""
     in_rows = sum(len(st.rows[r]) for r in range(st.nrows) if st.row_taker[r] == UNTAKEN)
-    f = share * (max(0, st.cards_left() - 15) + in_rows) / st.n
+    return share * (max(0, st.cards_left() - 15) + in_rows) / st.n
+
+
+def _spread(f: float, unseen: Sequence[int]) -> list[int]:
+    """``round(f)`` card codes in proportion to the counts ``unseen`` (indexed by card code),
+    by largest remainders; empty when no card is unseen."""
+    total = sum(unseen)
+    if total == 0 or f <= 0.0:
+        return []
     quotas = [f * k / total for k in unseen]
     counts = [int(q) for q in quotas]
     rest = round(f) - sum(counts)
     for c in sorted(range(len(quotas)), key=lambda c: counts[c] - quotas[c])[: max(0, rest)]:
         counts[c] += 1
     return [c for c, k in enumerate(counts) for _ in range(k)]
+
+
+def expected_intake(st: GameState, share: float) -> list[int]:
+    """The cards a seat may still expect to take this game (``intake_volume``), as card codes
+    in proportion to the unseen composition (largest remainders); empty for ``share`` 0."""
+    if share <= 0.0:
+        return []
+    return _spread(intake_volume(st, share), unseen_counts(st))
+
+
+def main_colors(st: GameState, seat: int, unseen: Sequence[int]) -> list[int]:
+    """The three colours (codes) ``seat`` collects among those in play: most cards held
+    first, then most cards unseen (``unseen``: counts by card code), then the lower code."""
+    held = st.coll[seat]
+    return sorted(st.in_play, key=lambda c: (-held[c], -unseen[c], c))[:3]
+
+
+def directed_intake(st: GameState, seat: int, share: float) -> list[int]:
+    """``seat``'s expected intake (``intake_volume``) directed to its main colours
+    (``main_colors``): first the unseen cards that complete each of them to 3 cards, the
+    colour with most cards first, as far as the volume allows and the seat's jokers (each
+    completes one card, docs/rules.md §6.1) leave a need; the rest of the volume in proportion
+    to the unseen cards left, as ``expected_intake``. Card codes; empty for ``share`` 0.
+
+    The rule it implements: under the violet table (docs/rules.md §6) a colour is worth most
+    at 3 cards and a player steers the rows it takes towards its three colours, so a card of a
+    main colour taken now replaces one still to come rather than adding a third card."""
+    if share <= 0.0:
+        return []
+    unseen = unseen_counts(st)
+    volume = intake_volume(st, share)
+    held = st.coll[seat]
+    mains = main_colors(st, seat, unseen)
+    need = sum(max(0, 3 - held[c]) for c in mains) - held[JOKER] - held[GOLDEN_JOKER]
+    room = min(volume, max(0, need))
+    fill: list[int] = []
+    for c in mains:
+        k = min(max(0, 3 - held[c]), unseen[c], int(room - len(fill) + 1e-9))
+        fill += [c] * max(0, k)
+    left = list(unseen)
+    for c in fill:
+        left[c] -= 1
+    return fill + _spread(volume - len(fill), left)
 
 
 def _settle(
@@ -153,13 +249,14 @@ class _Judge:
         self.p = params
         self.opps = turn_order_after(st, me)
         # Row gains of each seat: ours against our expected intake, the opponents' against
-        # theirs (one object for every seat when both shares agree).
+        # theirs (one object for every seat when both are the same undirected intake).
         share = params.future_share
-        if params.opp_future_share == share:
+        if params.opp_future_share == share and not params.directed:
             self.rg = RowGains(st, [me] + self.opps, expected_intake(st, share))
             self.rg_of = {s: self.rg for s in [me] + self.opps}
         else:
-            self.rg = RowGains(st, [me], expected_intake(st, share))
+            mine = directed_intake(st, me, share) if params.directed else expected_intake(st, share)
+            self.rg = RowGains(st, [me], mine)
             rg_opp = RowGains(st, self.opps, expected_intake(st, params.opp_future_share))
             self.rg_of = {me: self.rg}
             self.rg_of.update({o: rg_opp for o in self.opps})
@@ -254,7 +351,10 @@ class _Judge:
         for c, k in enumerate(rg.unseen):
             if k:
                 acc += k * max(self.place_value(c, r) for r in self.room)
-        return acc / tot - self.p.draw_margin
+        margin = self.p.draw_margin
+        if not self.opps and self.p.last_draw_margin is not None:
+            margin = self.p.last_draw_margin
+        return acc / tot - margin
 
 
 def heuristic_scores(
@@ -262,7 +362,7 @@ def heuristic_scores(
 ) -> dict[int, float]:
     """The heuristic's value (points, higher is better) of each legal action code of ``me``
     in ``st`` (a turn or place decision; other decisions get 0 each). ``params``: default
-    ``params_for(st)``."""
+    ``params_for(st)`` (the current weights; ``params_for(st, "v1")`` the frozen ones)."""
     if params is None:
         params = params_for(st)
     if st.phase not in (TURN, PLACE) or len(codes) == 1:

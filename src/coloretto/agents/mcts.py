@@ -64,7 +64,7 @@ from ..engine.seeds import DECISION, Rng, derive_seed
 from ..engine.state import OVER, PLACE, TURN, UNTAKEN, GameState
 from .base import Agent, Budget
 from .features import collection_value
-from .heuristic import heuristic_scores
+from .heuristic import heuristic_scores, params_for
 
 __all__ = [
     "V1_PARAMS",
@@ -232,6 +232,9 @@ class SearchParams:
         prior_min_visits: a node gets heuristic priors once it is visited this often.
         policy: rollout policy, one of ``ROLLOUT_POLICIES`` (default ``"hybrid"``).
         engine_only: never use the fast core.
+        prior_heuristic: which weights of the heuristic give the priors, one of
+            ``heuristic.PARAMS_VERSIONS``: ``"current"`` (``params_for(state)``) or the
+            frozen ``"v1"`` (``mcts-v1``).
     """
 
     c_puct: float = 1.0
@@ -241,6 +244,7 @@ class SearchParams:
     prior_min_visits: int = 2
     policy: str = "hybrid"
     engine_only: bool = False
+    prior_heuristic: str = "current"
 
 
 class _Node:
@@ -288,8 +292,11 @@ class SearchResult:
         return self.codes[i]
 
 
-def _priors(s: GameState, codes: list[int], temp: float) -> list[float]:
-    scores = heuristic_scores(s, s.to_move, codes)
+def _priors(s: GameState, codes: list[int], temp: float, version: str = "current") -> list[float]:
+    """Softmax at ``temp`` points of the heuristic's values of ``codes`` for the seat to move,
+    with the heuristic's weights of ``version`` (``heuristic.params_for``); one probability
+    per code, in the order of ``codes``."""
+    scores = heuristic_scores(s, s.to_move, codes, params_for(s, version))
     m = max(scores.values())
     ex = [math.exp((scores[c] - m) / temp) for c in codes]
     z = sum(ex)
@@ -322,7 +329,7 @@ def select(tree: _Tree, node: _Node, s: GameState, forced: int | None) -> int:
         return 0
     params = tree.params
     if node.prior is None and params.prior_temp > 0 and node.total >= params.prior_min_visits:
-        node.prior = _priors(s, node.codes, params.prior_temp)
+        node.prior = _priors(s, node.codes, params.prior_temp, params.prior_heuristic)
     pr = node.prior
     sq = math.sqrt(node.total + 1)
     c_puct = params.c_puct
@@ -597,9 +604,11 @@ V1_PARAMS = SearchParams(
     prior_temp=3.0,
     prior_min_visits=2,
     policy="hybrid",
+    prior_heuristic="v1",
 )
 """The settings of ``mcts-v1``, written out so that later changes of the defaults leave it
-alone."""
+alone; its priors come from the heuristic's frozen ``v1`` weights (``VIOLET_V1_PARAMS``
+under the violet table)."""
 
 
 class MCTSv1Agent(MCTSAgent):

@@ -76,3 +76,18 @@ def test_version_from_the_console_script() -> None:
     done = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"coloretto {version('coloretto')}"
+
+
+def test_python_dash_m_coloretto_is_the_command() -> None:
+    """``python -m coloretto`` runs the same command line (output and exit status)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "coloretto", "--version"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"coloretto {version('coloretto')}"
+    bad = subprocess.run(
+        [sys.executable, "-m", "coloretto", "score", "--foo"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert bad.returncode == 2 and "coloretto score" in bad.stderr

@@ -36,7 +36,7 @@ class Stop(Exception):
 
 def interrupted_run(path: Path, cfg: TournamentConfig, after: int) -> None:
     checkpoint = Checkpoint(path, cfg)
-    done = checkpoint.load()
+    done = checkpoint.resume()
     count = 0
 
     def on_game(game: Any) -> None:
@@ -53,7 +53,7 @@ def interrupted_run(path: Path, cfg: TournamentConfig, after: int) -> None:
 
 def resumed_run(path: Path, cfg: TournamentConfig) -> tuple[Any, int]:
     checkpoint = Checkpoint(path, cfg)
-    done = checkpoint.load()
+    done = checkpoint.resume()
     played: list[int] = []
 
     def on_game(game: Any) -> None:
@@ -117,7 +117,7 @@ def test_a_file_of_another_tournament_is_refused_and_left_alone(
     resumed_run(path, config(games=3))
     before = path.read_bytes()
     with pytest.raises(ConfigurationError, match="holds games of another tournament") as info:
-        Checkpoint(path, other).load()
+        Checkpoint(path, other).resume()
     assert named in str(info.value)
     assert path.read_bytes() == before
 
@@ -136,7 +136,7 @@ def test_a_file_that_is_not_a_checkpoint_is_refused_and_left_alone(
     path = tmp_path / "notes.txt"
     path.write_text(text)
     with pytest.raises(ConfigurationError, match=message):
-        Checkpoint(path, config()).load()
+        Checkpoint(path, config()).resume()
     assert path.read_text() == text
 
 
@@ -146,14 +146,14 @@ def test_bad_game_lines_are_refused(tmp_path: Path) -> None:
     head, *games = path.read_text().splitlines()
     path.write_text("\n".join([head, games[0], games[0]]) + "\n")
     with pytest.raises(ConfigurationError, match="game 1 is in the file twice"):
-        Checkpoint(path, config(games=3)).load()
+        Checkpoint(path, config(games=3)).resume()
     path.write_text(f"{head}\n[1, 2]\n")
     with pytest.raises(ConfigurationError, match="line 2 is not a game"):
-        Checkpoint(path, config(games=3)).load()
+        Checkpoint(path, config(games=3)).resume()
     moved = json.loads(games[0]) | {"entries": [1, 2, 0]}
     path.write_text("\n".join([head, json.dumps(moved)]) + "\n")
     with pytest.raises(ConfigurationError, match="another deal or seating"):
-        Checkpoint(path, config(games=3)).load()
+        Checkpoint(path, config(games=3)).resume()
 
 
 def test_the_engine_secret_of_a_run_is_read_back(tmp_path: Path) -> None:
@@ -163,7 +163,7 @@ def test_the_engine_secret_of_a_run_is_read_back(tmp_path: Path) -> None:
         agents=AGENTS, games=3, rules=Rules(players=3), seed=1, engine_secret="s3cret"
     )
     checkpoint = Checkpoint(path, cfg)
-    checkpoint.load()
+    checkpoint.resume()
     checkpoint.close()
     assert read_secret(path) == "s3cret"
 
@@ -171,12 +171,12 @@ def test_the_engine_secret_of_a_run_is_read_back(tmp_path: Path) -> None:
 def test_a_checkpoint_in_use_by_another_run_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "ck.jsonl"
     first = Checkpoint(path, config())
-    first.load()
+    first.resume()
     with pytest.raises(ConfigurationError, match="is in use by another run"):
-        Checkpoint(path, config()).load()
+        Checkpoint(path, config()).resume()
     first.close()
     second = Checkpoint(path, config())
-    assert second.load() == []
+    assert second.resume() == []
     second.close()
 
 
@@ -193,7 +193,7 @@ def test_files_of_other_kinds_are_refused_and_left_alone(
     path = tmp_path / "other"
     path.write_bytes(content)
     with pytest.raises(ConfigurationError, match=message):
-        Checkpoint(path, config()).load()
+        Checkpoint(path, config()).resume()
     assert path.read_bytes() == content
 
 
@@ -211,4 +211,4 @@ def test_a_header_cut_while_being_written_starts_the_file_again(tmp_path: Path) 
 )
 def test_files_that_cannot_hold_a_checkpoint_are_refused(where: str, message: str) -> None:
     with pytest.raises(ConfigurationError, match=message):
-        Checkpoint(where, config()).load()
+        Checkpoint(where, config()).resume()

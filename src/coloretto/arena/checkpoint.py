@@ -121,7 +121,7 @@ def read_secret(path: str | os.PathLike[str]) -> str | None:
 class Checkpoint:
     """The checkpoint file of one tournament run (module docstring).
 
-    ``load`` reads the games already played (and checks that they belong to ``config``);
+    ``resume`` reads the games already played (and checks that they belong to ``config``);
     ``append`` adds a finished game; ``close`` closes the file.
 
     Args:
@@ -134,9 +134,10 @@ class Checkpoint:
         self.config = config
         self._fh: IO[bytes] | None = None
         self.held = 0
-        """Games in the file after ``load`` (also those beyond ``config.games``)."""
+        """Games in the file: after ``resume``, those it found (also those beyond
+        ``config.games``), then one more per ``append``."""
 
-    def load(self) -> list[GameResult]:
+    def resume(self) -> list[GameResult]:
         """The games of the file that belong to this run (index below ``config.games``),
         in file order; a torn last line is cut off. The file stays open, locked against
         other runs, for ``append``.
@@ -166,7 +167,7 @@ class Checkpoint:
 
     def _lock(self) -> IO[bytes]:
         """The file opened for reading and appending (created when missing), with an
-        exclusive lock that another run's ``load`` cannot take."""
+        exclusive lock that another run's ``resume`` cannot take."""
         where = f"checkpoint {str(self.path)!r}"
         if self.path.exists() and not self.path.is_file():
             raise ConfigurationError(f"{where} is not a regular file")
@@ -246,12 +247,13 @@ class Checkpoint:
             ) from None
 
     def append(self, game: GameResult) -> None:
-        """Write ``game`` as one line, flushed and fsynced (``load`` first)."""
+        """Write ``game`` as one line, flushed and fsynced (``resume`` first)."""
         if self._fh is None:
-            raise RuntimeError("Checkpoint.append before load")
+            raise RuntimeError("Checkpoint.append before resume")
         self._fh.write(_line(dataclasses.asdict(game)))
         self._fh.flush()
         os.fsync(self._fh.fileno())
+        self.held += 1
 
     def close(self) -> None:
         """Close the file (nothing is lost: every game was synced when appended)."""

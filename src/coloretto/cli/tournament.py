@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
 from ..agents.base import Budget
@@ -308,9 +307,8 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         if checkpoint is not None:
             checkpoint.close()
-            kept = len(Path(args.checkpoint).read_bytes().splitlines()) - 1
             print(
-                f"\ninterrupted: {kept} finished games are in {args.checkpoint}; the same "
+                f"\ninterrupted: {checkpoint.held} finished games are in {args.checkpoint}; the same "
                 "command goes on from there",
                 file=sys.stderr,
             )
@@ -339,7 +337,7 @@ def _load_checkpoint(args: argparse.Namespace, config: Any) -> tuple[Any, list[A
 
     checkpoint = Checkpoint(args.checkpoint, config)
     try:
-        done = checkpoint.load()
+        done = checkpoint.resume()
     except ConfigurationError as exc:
         checkpoint.close()
         raise UsageError(str(exc)) from None

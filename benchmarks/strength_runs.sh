@@ -11,8 +11,9 @@
 #   mcts-v1@0.5s-cpu; smaller budgets only for trying the script out).
 # Budgets: `expert` and the other levels carry their own iteration budgets (agents/registry.py);
 # `mcts-v1@0.5s-cpu` is today's reference search at 0.5 s per decision, counted in CPU time of
-# its thread (the same search on a busy machine as on an idle one); `oracle@6000` searches as
-# many iterations as `expert`. Full runs take hours on a 2-core machine (docs/strength.md).
+# its thread (the same search on a busy machine as on an idle one); `oracle-value@6000` searches as
+# many iterations as `expert` with the same search on the true state (`oracle-mcts-expert`:
+# the Python search `oracle` instead). Full runs take hours on a 2-core machine (docs/strength.md).
 set -euo pipefail
 
 GAMES="${GAMES:-400}"
@@ -31,7 +32,8 @@ declare -A AGENTS=(
   [expert-v1-modern]="expert,$V1,$V1,$V1"
   [expert-v1-2p]="expert,$V1"
   [heuristic-greedy-violet]="heuristic,greedy,greedy,greedy"
-  [oracle-expert]="oracle@6000,expert,expert,expert"
+  [oracle-expert]="oracle-value@6000,expert,expert,expert"
+  [oracle-mcts-expert]="oracle@6000,expert,expert,expert"
   [medium-easy]="medium,easy,easy,easy"
   [hard-medium]="hard,medium,medium,medium"
   [expert-hard]="expert,hard,hard,hard"
@@ -42,7 +44,7 @@ declare -A OPTIONS=(
   [heuristic-greedy-violet]="--table violet"
 )
 ORDER=(expert-v1-4p expert-v1-3p expert-v1-5p expert-v1-violet expert-v1-modern expert-v1-2p
-       heuristic-greedy-violet oracle-expert medium-easy hard-medium expert-hard)
+       heuristic-greedy-violet oracle-expert oracle-mcts-expert medium-easy hard-medium expert-hard)
 
 runs=("$@")
 if [ ${#runs[@]} -eq 0 ]; then runs=("${ORDER[@]}"); fi

@@ -266,3 +266,48 @@ def test_the_advisor_on_the_compiled_search_ranks_every_action_with_equal_sample
     )
     assert len(got) == len(chooser.legal_actions())
     assert {a.evaluator for a in got} == {"mcts"}  # starting colours: the reference search
+
+
+@pytest.mark.parametrize(("preset_name", "players"), [("classic", 4), ("modern", 3), ("bga", 5)])
+def test_the_value_oracle_plays_complete_games(preset_name: str, players: int) -> None:
+    """``oracle-value`` (the ``expert`` search on the true state) plays legal games against
+    ``expert``: the driver shows it the true state before each decision (``peek``)."""
+    rules = preset(preset_name, players)
+    specs = ["oracle-value"] + ["expert"] * (players - 1)
+    game = start_game(rules, 12, specs, preset_name=preset_name)
+    agents = [make_agent(s, i, Budget(iterations=60)) for i, s in enumerate(specs)]
+    assert agents[0].needs_true_state and not agents[1].needs_true_state
+    play_out(game, agents)
+    assert game.state.is_over()
+
+
+def test_the_value_oracle_searches_the_true_pile_and_needs_it() -> None:
+    """Where ``ismcts-value`` decides the same whatever the order of the unseen cards, the
+    oracle's search follows the true pile: its root statistics differ when the unseen cards
+    are reshuffled (at a fixed seed), and it refuses to decide without ``peek``."""
+    from coloretto.agents.ismcts import ValueOracleAgent
+
+    rng = random.Random(8)
+    differs = 0
+    for seed in range(4):
+        state = new_game(Rules(players=4), 60 + seed)
+        for _ in range(12 + 2 * seed):
+            codes = state.legal_codes()
+            state.apply_code(codes[rng.randrange(len(codes))])
+        if state.phase not in (TURN, PLACE) or len(state.legal_codes()) < 2:
+            continue
+        seat, legal = state.to_move, state.legal_actions()
+        stats = []
+        for st in (state, _unseen_shuffled(state, rng)):
+            oracle = ValueOracleAgent(seed=3, budget=Budget(iterations=300))
+            oracle.reset(seat, st.rules)
+            oracle.peek(st)
+            oracle.act(observe(st, seat), legal)
+            assert oracle.last is not None
+            stats.append((tuple(oracle.last.visits), tuple(oracle.last.win)))
+        differs += stats[0] != stats[1]
+    assert differs >= 2
+    oracle = ValueOracleAgent(seed=3, budget=Budget(iterations=50))
+    oracle.reset(state.to_move, state.rules)
+    with pytest.raises(RuntimeError, match="needs peek"):
+        oracle.act(observe(state, state.to_move), state.legal_actions())

@@ -343,6 +343,7 @@ def test_q_saves_and_quits(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["--opponents", "oracle"], "oracle"),
+        (["--opponents", "oracle-value"], "'oracle-value' sees the hidden draw pile"),
         (["--opponents", "nobody"], "unknown agent"),
         (["--opponents", "random,random"], "3 other seats"),
         (["--players", "7"], "players"),

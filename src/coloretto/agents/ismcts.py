@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -39,7 +39,8 @@ import numpy as np
 from ..engine.actions import Action
 from ..engine.observation import Observation
 from ..engine.rules import Rules
-from ..engine.state import CHOOSE
+from ..engine.seeds import Rng
+from ..engine.state import CHOOSE, GameState
 from .base import Agent, Budget
 from .heuristic import heuristic_scores
 from .mcts import THRESHOLD_A, THRESHOLD_B, SearchParams, SearchResult, decision_rng, search
@@ -51,6 +52,7 @@ __all__ = [
     "ISMCTSAgent",
     "ISMCTSParams",
     "ValueISMCTSAgent",
+    "ValueOracleAgent",
 ]
 
 DEFAULT_SECONDS: Final = 0.5
@@ -187,7 +189,7 @@ class ISMCTSAgent(Agent):
         t0 = time.perf_counter()
         from ..fastcore import encode
 
-        a = encode(observation.state).a
+        a = encode(self._root_state(observation)).a
         iters, secs = self._limits()
         p = self.params
         root_prior = None
@@ -214,8 +216,14 @@ class ISMCTSAgent(Agent):
             prior_temp=p.prior_temp,
             root_prior=root_prior,
             root_round_robin=round_robin,
+            sample=not self.needs_true_state,
         )
         return self._result(tree, it, time.perf_counter() - t0)
+
+    def _root_state(self, observation: Observation) -> GameState:
+        """The state the search starts from: the observation's (its pile redacted; every
+        iteration samples the unseen cards)."""
+        return observation.state
 
     def _result(self, tree: Any, iterations: int, seconds: float) -> SearchResult:
         fs = self._fs
@@ -243,7 +251,12 @@ class ISMCTSAgent(Agent):
         params = replace(
             SearchParams(), margin_weight=self.params.margin_weight, c_puct=self.params.c_puct
         )
-        return search(observation.sample_state, observation.seat, rng, iters, secs, params)
+        return search(self._sampler(observation), observation.seat, rng, iters, secs, params)
+
+    def _sampler(self, observation: Observation) -> Callable[[Rng], GameState]:
+        """The states of the Python search of a starting-colour choice: samples of the
+        observation."""
+        return observation.sample_state
 
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
@@ -303,3 +316,46 @@ class ValueISMCTSAgent(ISMCTSAgent):
         model: ValueModel | None = None,
     ) -> None:
         super().__init__(seed, budget, params or ISMCTSParams(evaluation="round_value"), model)
+
+
+class ValueOracleAgent(ValueISMCTSAgent):
+    """``oracle-value``: the search of ``ismcts-value`` (``expert``) on the true state, its
+    draw pile in its real order at every iteration (``search_arrays(sample=False)``), so
+    that against ``expert`` at the same iterations the only difference is knowing the pile.
+    Measurement only: it needs ``peek`` before each decision and is never offered as an
+    opponent to people.
+
+    Raises:
+        RuntimeError: ``act`` without a ``peek`` of the true state first.
+    """
+
+    name = "oracle-value"
+    needs_true_state = True
+
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: Budget | None = None,
+        params: ISMCTSParams | None = None,
+        model: ValueModel | None = None,
+    ) -> None:
+        super().__init__(seed, budget, params, model)
+        self._true: GameState | None = None
+
+    def peek(self, state: GameState) -> None:
+        """Receive the true state before a decision (called by the host)."""
+        self._true = state.copy()
+
+    def _take_true(self) -> GameState:
+        true = self._true
+        if true is None:
+            raise RuntimeError("the oracle needs peek(state) before each decision")
+        self._true = None  # one peek serves one decision
+        return true
+
+    def _root_state(self, observation: Observation) -> GameState:
+        return self._take_true()
+
+    def _sampler(self, observation: Observation) -> Callable[[Rng], GameState]:
+        true = self._take_true()
+        return lambda rng: true.copy()

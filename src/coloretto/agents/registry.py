@@ -1,7 +1,8 @@
 """Agent names -> classes, imported lazily (so heavy agents cost nothing until used).
 
 Spec strings accepted by ``make_agent``: a registry name (``random``, ``greedy``,
-``heuristic``, ``mcts``, ``mcts-v1``, ``ismcts``, ``ismcts-value``, ``oracle``), a difficulty
+``heuristic``, ``mcts``, ``mcts-v1``, ``ismcts``, ``ismcts-value``, ``oracle``,
+``oracle-value``), a difficulty
 (``easy``, ``medium``, ``hard``, ``expert``), ``policy:FILE`` for a trained policy file
 (``coloretto train policy``; ``policy`` alone or ``policy:builtin`` is the policy shipped with
 the package), or ``cmd:COMMAND`` for an external ``coloretto-engine/1`` program. A name or
@@ -30,6 +31,7 @@ REGISTRY: Final[dict[str, str]] = {
     "ismcts": "coloretto.agents.ismcts:ISMCTSAgent",
     "ismcts-value": "coloretto.agents.ismcts:ValueISMCTSAgent",
     "oracle": "coloretto.agents.mcts:OracleAgent",
+    "oracle-value": "coloretto.agents.ismcts:ValueOracleAgent",
     "policy": "coloretto.agents.policy:PolicyAgent",
 }
 

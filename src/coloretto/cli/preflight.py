@@ -18,7 +18,7 @@ from rich.console import Console
 
 from .._optional import require_extra
 
-SEARCH_AGENTS = frozenset({"mcts", "mcts-v1", "oracle", "ismcts", "ismcts-value"})
+SEARCH_AGENTS = frozenset({"mcts", "mcts-v1", "oracle", "oracle-value", "ismcts", "ismcts-value"})
 """Agents whose rollouts run in the fast core."""
 
 

@@ -72,7 +72,8 @@ def register(subparsers: Any) -> None:
         required=True,
         metavar="A,B,...",
         help="one agent spec per seat, comma-separated (random, greedy, heuristic, mcts, "
-        "mcts-v1, ismcts, ismcts-value, oracle, policy, policy:FILE, easy..expert, cmd:COMMAND)",
+        "mcts-v1, ismcts, ismcts-value, oracle, oracle-value, policy, policy:FILE, easy..expert, "
+        "cmd:COMMAND)",
     )
     p.add_argument(
         "--players", type=int, default=None, help="players per game (default: number of agents)"

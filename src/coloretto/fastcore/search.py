@@ -143,7 +143,8 @@ P_ITERATIONS: Final = 0
 P_EVAL: Final = 1
 P_CHECK_EVERY: Final = 2
 P_ROOT_ROBIN: Final = 3
-I_PARAMS: Final = 4
+P_SAMPLE: Final = 4
+I_PARAMS: Final = 5
 
 # root statistics columns (``Tree.root``)
 R_VISITS: Final = 0
@@ -540,7 +541,8 @@ def run_search(
     root_prior: np.ndarray,
 ) -> int:
     """Search the decision of ``root_state`` (a TURN or PLACE decision, its pile redacted or
-    not: only its composition and the Last Round card's depth are used) and return the
+    not: only its composition and the Last Round card's depth are used, unless
+    ``iparams[P_SAMPLE]`` is 0: then its pile in its order, the oracle) and return the
     iterations run. The tree arrays (``Tree``) are reset first; afterwards ``root`` holds
     the root statistics per action of ``nodes[0]``.
 
@@ -571,7 +573,8 @@ def run_search(
     feats = np.empty(V.N_FEATURES, np.float64)
     hidden = np.empty(V.HIDDEN_CELLS, np.float64)
     pos = np.empty(MAX_PILE, np.int64)
-    m = hidden_positions(root_state, pos)
+    # With sampling off (the oracle) every iteration plays the true draw pile of root_state.
+    m = hidden_positions(root_state, pos) if iparams[P_SAMPLE] != 0 else 0
     path_node = np.empty(1024, np.int64)
     path_act = np.empty(1024, np.int64)
     counts[0] = 0
@@ -700,6 +703,7 @@ def search_arrays(
     prior_temp: float = 0.0,
     root_prior: np.ndarray | None = None,
     root_round_robin: bool = False,
+    sample: bool = True,
 ) -> int:
     """Run ``run_search`` on the fast state ``a`` (``int32[layout.SIZE]``, a TURN or PLACE
     decision) with ``tree``; return the iterations run (the root statistics are in
@@ -718,6 +722,9 @@ def search_arrays(
         root_round_robin: visit the root's actions in turn (every action the same number
             of iterations, give or take one) instead of by PUCT: unbiased per-action
             estimates for an advisor; below the root the search is unchanged.
+        sample: reshuffle the unseen cards of the draw pile at every iteration (the default:
+            ``a`` may be an observation's redacted state); ``False`` plays ``a``'s draw pile in
+            its order at every iteration: the oracle, measurement only, for a true state.
 
     Raises:
         ValueError: no budget, a state that is not a turn or place decision, an unknown
@@ -752,6 +759,7 @@ def search_arrays(
     iparams[P_EVAL] = mode
     iparams[P_CHECK_EVERY] = check_every
     iparams[P_ROOT_ROBIN] = 1 if root_round_robin else 0
+    iparams[P_SAMPLE] = 1 if sample else 0
     rng = np.empty(1, np.uint64)
     K.seed_rng(rng, np.uint64(seed & ((1 << 64) - 1)), 0)
     w = _NO_WEIGHTS if weights is None else weights

@@ -370,6 +370,7 @@ def test_q_saves_and_quits(tmp_path: Path) -> None:
         (["--opponents", "cmd:no_such_program_xyz"], "program 'no_such_program_xyz' not found"),
         (["--hint-budget=-1s"], "positive"),
         (["--hint-budget=0ms"], "positive"),
+        (["--hint-budget", "2s"], "--hint-budget sets the hints' thinking time: add --hints"),
     ],
 )
 def test_bad_options_exit_2(tmp_path: Path, args: list[str], message: str) -> None:

@@ -105,3 +105,29 @@ def test_serve_logs_the_cold_fast_core_and_compiles_in_the_background(tmp_path: 
         proc.terminate()
         proc.wait(timeout=30)
     assert "Traceback" not in log.read_text()
+
+
+@pytest.mark.parametrize("quiet", [False, True], ids=["notes", "quiet"])
+def test_tournament_quiet_also_hides_the_compile_note(tmp_path: Path, quiet: bool) -> None:
+    """With a cold cache, ``tournament`` says it compiles before it does; with ``--quiet`` it
+    compiles without a word. Once Numba has written its first cache file the note would
+    have been printed, so the command is stopped there."""
+    cache = tmp_path / "numba"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    err = tmp_path / "stderr.txt"
+    argv = ["tournament", "--agents", "oracle,random", "--games", "2", "--seed", "1"]
+    with open(err, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "coloretto", *argv, *(["--quiet"] if quiet else [])],
+            stdout=subprocess.DEVNULL, stderr=out, cwd=tmp_path, env=env,
+        )
+    try:
+        deadline = time.monotonic() + 180
+        while not any(cache.rglob("*.nbi")) and time.monotonic() < deadline:
+            assert proc.poll() is None, err.read_text()
+            time.sleep(0.2)
+        assert any(cache.rglob("*.nbi")), "no kernel was compiled into the cold cache"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert (COLD_MESSAGE in err.read_text()) is not quiet, err.read_text()

@@ -173,3 +173,42 @@ class Agent(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} seed={self.seed}>"
+
+
+class SeesTrueState:
+    """Mixin for measurement agents (the oracles) that read the true state: ``peek`` keeps
+    a copy of it, ``take_true`` hands it to one decision. Put it before the agent class in
+    the bases so that its ``peek`` replaces ``Agent.peek``.
+
+    >>> from coloretto.agents.baseline import RandomAgent
+    >>> from coloretto.engine.state import new_game
+    >>> class Seer(SeesTrueState, RandomAgent):
+    ...     pass
+    >>> seer = Seer()
+    >>> seer.peek(new_game(Rules(players=3), 1))
+    >>> len(seer.take_true().pile) > 0
+    True
+    >>> seer.take_true()
+    Traceback (most recent call last):
+    ...
+    RuntimeError: the oracle needs peek(state) before each decision
+    """
+
+    needs_true_state = True
+    _true: GameState | None = None
+
+    def peek(self, state: GameState) -> None:
+        """Receive the true state before a decision (called by the host); keeps a copy."""
+        self._true = state.copy()
+
+    def take_true(self) -> GameState:
+        """The state of the last ``peek``; one peek serves one decision.
+
+        Raises:
+            RuntimeError: no ``peek`` since the last decision.
+        """
+        true = self._true
+        if true is None:
+            raise RuntimeError("the oracle needs peek(state) before each decision")
+        self._true = None
+        return true

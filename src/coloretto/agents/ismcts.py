@@ -41,7 +41,7 @@ from ..engine.observation import Observation
 from ..engine.rules import Rules
 from ..engine.seeds import Rng
 from ..engine.state import CHOOSE, GameState
-from .base import Agent, Budget
+from .base import Agent, Budget, SeesTrueState
 from .heuristic import heuristic_scores
 from .mcts import THRESHOLD_A, THRESHOLD_B, SearchParams, SearchResult, decision_rng, search
 from .value import ValueModel
@@ -318,7 +318,7 @@ class ValueISMCTSAgent(ISMCTSAgent):
         super().__init__(seed, budget, params or ISMCTSParams(evaluation="round_value"), model)
 
 
-class ValueOracleAgent(ValueISMCTSAgent):
+class ValueOracleAgent(SeesTrueState, ValueISMCTSAgent):
     """``oracle-value``: the search of ``ismcts-value`` (``expert``) on the true state, its
     draw pile in its real order at every iteration (``search_arrays(sample=False)``), so
     that against ``expert`` at the same iterations the only difference is knowing the pile.
@@ -330,32 +330,10 @@ class ValueOracleAgent(ValueISMCTSAgent):
     """
 
     name = "oracle-value"
-    needs_true_state = True
-
-    def __init__(
-        self,
-        seed: int = 0,
-        budget: Budget | None = None,
-        params: ISMCTSParams | None = None,
-        model: ValueModel | None = None,
-    ) -> None:
-        super().__init__(seed, budget, params, model)
-        self._true: GameState | None = None
-
-    def peek(self, state: GameState) -> None:
-        """Receive the true state before a decision (called by the host)."""
-        self._true = state.copy()
-
-    def _take_true(self) -> GameState:
-        true = self._true
-        if true is None:
-            raise RuntimeError("the oracle needs peek(state) before each decision")
-        self._true = None  # one peek serves one decision
-        return true
 
     def _root_state(self, observation: Observation) -> GameState:
-        return self._take_true()
+        return self.take_true()
 
     def _sampler(self, observation: Observation) -> Callable[[Rng], GameState]:
-        true = self._take_true()
+        true = self.take_true()
         return lambda rng: true.copy()

@@ -62,7 +62,7 @@ from ..engine.policy import greedy_code
 from ..engine.rules import Rules
 from ..engine.seeds import DECISION, Rng, derive_seed
 from ..engine.state import OVER, PLACE, TURN, UNTAKEN, GameState
-from .base import Agent, Budget
+from .base import Agent, Budget, SeesTrueState
 from .features import collection_value
 from .heuristic import heuristic_scores, params_for
 
@@ -568,32 +568,18 @@ class MCTSAgent(Agent):
         raise AssertionError("search returned an action that is not legal")  # pragma: no cover
 
 
-class OracleAgent(MCTSAgent):
+class OracleAgent(SeesTrueState, MCTSAgent):
     """The same search on the true state (``peek``), without sampling. Measurement only: it
-    sees the real draw pile order and is never offered as an opponent to people."""
+    sees the real draw pile order and is never offered as an opponent to people.
+
+    Raises:
+        RuntimeError: ``act`` without a ``peek`` of the true state first.
+    """
 
     name = "oracle"
-    needs_true_state = True
-
-    def __init__(
-        self,
-        seed: int = 0,
-        budget: Budget | None = None,
-        params: SearchParams | None = None,
-        engine_only: bool = False,
-    ) -> None:
-        super().__init__(seed, budget, params, engine_only)
-        self._true: GameState | None = None
-
-    def peek(self, state: GameState) -> None:
-        """Receive the true state before a decision (called by the host)."""
-        self._true = state.copy()
 
     def _sampler(self, observation: Observation) -> Callable[[Rng], GameState]:
-        true = self._true
-        if true is None:
-            raise RuntimeError("the oracle needs peek(state) before each decision")
-        self._true = None  # one peek serves one decision
+        true = self.take_true()
         return lambda rng: true.copy()
 
 

@@ -81,6 +81,26 @@ def check_external(spec: str) -> None:
         raise ConfigurationError(f"agent {spec!r}: program {prog!r} not found or not executable")
 
 
+def check_spec(spec: str) -> None:
+    """Check the agent spec ``spec`` before any game starts: a ``cmd:`` program must exist
+    and run (``check_external``), and the agent must build (``make_agent``; an external
+    program is not started by this).
+
+    >>> check_spec("mcts@0.5s-cpu")
+    >>> check_spec("ismcts@0.5s-cpu")
+    Traceback (most recent call last):
+    ...
+    coloretto.engine.errors.ConfigurationError: ismcts cannot search for a CPU-time budget (0.5s-cpu; only mcts, mcts-v1 and oracle can): give it seconds ('0.5s') or iterations ('2000')
+
+    Raises:
+        ConfigurationError: an unknown agent, a bad budget, or an external program that
+            cannot be run (the message names the spec).
+    """
+    if is_external(spec):
+        check_external(spec)
+    make_agent(spec).close()
+
+
 def split_spec(spec: str) -> tuple[str, Budget | None]:
     """``"NAME@BUDGET"`` -> ``(NAME, Budget)``; a spec without ``@`` (or a ``cmd:`` or
     ``policy:`` spec, whose command or file may hold ``@``) -> ``(spec, None)``.

@@ -209,7 +209,7 @@ def register(subparsers: Any) -> None:
         help="offer the key h: the advisor's estimate of each choice",
     )
     p.add_argument(
-        "--hint-budget", default="1s", metavar="BUDGET", help="advisor thinking time (default 1s)"
+        "--hint-budget", metavar="BUDGET", help="advisor thinking time (default 1s; with --hints)"
     )
     p.add_argument("--name", default=NAME_DEFAULT, help=f"your name at the table (default {NAME_DEFAULT}; at most {NAME_MAX} characters; "
         "not with --resume)")
@@ -393,14 +393,22 @@ def _given_rule_options(args: argparse.Namespace) -> list[str]:
     return ["--" + k.replace("_", "-") for k in keys]
 
 
+def _hint_budget(args: argparse.Namespace) -> Budget:
+    """The advisor's budget from ``--hint-budget`` (default 1 s), which needs ``--hints``."""
+    try:
+        budget = Budget.parse("1s" if args.hint_budget is None else args.hint_budget)
+    except ValueError as exc:
+        raise UsageError(f"--hint-budget: {exc}") from None
+    if args.hint_budget is not None and not args.hints:
+        raise UsageError("--hint-budget sets the hints' thinking time: add --hints to get hints")
+    return budget
+
+
 def run(args: argparse.Namespace) -> int:
     """Play (or resume) a game; return 0 when it ends or is saved with q, 130 after Ctrl-C
     (saved), 1 when input ended early (saved), 2 for bad options."""
     console = Console(highlight=False)
-    try:
-        hint_budget = Budget.parse(args.hint_budget)
-    except ValueError as exc:
-        raise UsageError(f"--hint-budget: {exc}") from None
+    hint_budget = _hint_budget(args)
     if args.save is not None and not args.save.strip():
         raise UsageError("--save needs a file name (it is empty)")
     _check_name(args.name)

@@ -78,4 +78,5 @@ def preflight(args: argparse.Namespace) -> None:
     if uses_fast_core(args):
         from .warmup import prepare_fast_core
 
-        prepare_fast_core(Console(stderr=True))
+        # --quiet (tournament) hides the compile note too; the compiling still happens now.
+        prepare_fast_core(Console(stderr=True, quiet=bool(vars(args).get("quiet"))))

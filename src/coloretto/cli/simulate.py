@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..agents import Budget, make_agent
-from ..agents.registry import check_external, is_external
+from ..agents import Budget
+from ..agents.registry import check_spec, is_external
 from ..arena.failures import DEFAULT_FAILURE_POLICY, parse_failure_policy
 from ..arena.simulate import ENGINE_PATH, SimulationResult, simulate
 from ..arena.stats import AgentSummary, summarize_agents, summarize_seats
@@ -121,9 +121,7 @@ def _specs(args: argparse.Namespace) -> list[str]:
         raise UsageError(f"--agents names {len(specs)} agent(s) but --players is {args.players}")
     for spec in specs:
         try:
-            if is_external(spec):
-                check_external(spec)
-            make_agent(spec, 0).close()
+            check_spec(spec)
         except ColorettoError as exc:
             raise UsageError(str(exc)) from None
     return specs

@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from ..agents.base import Budget
-from ..agents.registry import check_external, is_external, make_agent
+from ..agents.registry import check_spec
 from ..engine.errors import ConfigurationError
 from ..engine.rules import PRESETS, TABLES
 from ..engine.rules import preset as make_preset
@@ -206,10 +206,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
 
 def _check_agent(spec: str) -> None:
     try:
-        if is_external(spec):
-            check_external(spec)
-        else:
-            make_agent(spec).close()
+        check_spec(spec)
     except ConfigurationError as exc:
         raise UsageError(str(exc)) from None
 
@@ -307,7 +304,6 @@ def run(args: argparse.Namespace) -> int:
         result = _play(args, config, checkpoint, done)
     except KeyboardInterrupt:
         if checkpoint is not None:
-            checkpoint.close()
             print(
                 f"\ninterrupted: {checkpoint.held} finished games are in {args.checkpoint}; the same "
                 "command goes on from there",

@@ -37,6 +37,12 @@ def test_budget_forms(text: str | None, budget: Budget) -> None:
         ("-3it", "iterations must be positive"),
         ("fast", "use seconds"),
         ("1.5", "use seconds"),
+        ("1_000", "use seconds"),
+        ("1 s", "use seconds"),
+        ("\u0663s", "use seconds"),
+        ("1000000001", "at most 1,000,000,000 iterations"),
+        ("99999999999999999999999", "at most 1,000,000,000 iterations"),
+        ("3601s", "at most 3600 seconds per decision"),
     ],
 )
 def test_bad_budgets_are_refused_with_a_reason(text: str, words: str) -> None:

@@ -224,3 +224,10 @@ def test_counts_agree_with_their_words(tmp_path: Path, capsys: pytest.CaptureFix
     out = capsys.readouterr().out
     assert "seat 2 (random): 1 decision, " in out, out
     assert " 1 decisions" not in out
+
+
+def test_a_budget_too_large_is_refused(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The compiled search counts iterations in 64 bits: a larger budget is refused at once,
+    with the largest accepted, never an overflow in the middle of the review."""
+    assert main(["analyze", str(record_file), "--budget", "99999999999999999999999"]) == 2
+    assert "at most 1,000,000,000 iterations" in capsys.readouterr().err

@@ -40,6 +40,9 @@ def no_fast_core(monkeypatch: pytest.MonkeyPatch) -> None:
         (["--on-engine-failure", "shrug"], "use 'forfeit' or 'fallback:AGENT'"),
         (["--on-engine-failure", "fallback:nobody"], "unknown agent 'nobody'"),
         (["--save-records", ""], "--save-records needs a directory name"),
+        (["--agents", "ismcts@99999999999999999999999,greedy,random,random"], "at most 1,000,000,000 iterations"),
+        (["--agents", "mcts@,greedy,random,random"], "no budget after '@'"),
+        (["--budget", "1_000"], "use seconds"),
         (
             ["--agents", "cmd:no_such_program_xyz,greedy,random,random"],
             "agent 'cmd:no_such_program_xyz': program 'no_such_program_xyz' not found or not executable",

@@ -23,6 +23,14 @@ if TYPE_CHECKING:
     from ..engine.state import GameState
 
 
+MAX_ITERATIONS = 1_000_000_000
+"""Largest iteration budget ``Budget.parse`` accepts (the compiled search counts in 64 bits;
+a billion iterations is hours of thinking per decision)."""
+
+MAX_SECONDS = 3600.0
+"""Largest time budget per decision ``Budget.parse`` accepts (one hour)."""
+
+
 @dataclass(frozen=True)
 class Budget:
     """Thinking budget per decision. ``None`` fields mean "agent default".
@@ -56,9 +64,11 @@ class Budget:
         ``simulate``).
 
         Raises:
-            ValueError: unreadable text (the message shows the accepted forms), or a time
-                that is not a positive finite number of seconds (``"0ms"``, ``"-1s"``,
-                ``"nans"``, ``"infs"``), or iterations that are not positive.
+            ValueError: unreadable text (the message shows the accepted forms; digits are
+                ASCII, without spaces or ``_``), a time that is not a positive finite number
+                of seconds (``"0ms"``, ``"-1s"``, ``"nans"``, ``"infs"``) or is above
+                ``MAX_SECONDS``, or iterations that are not positive or are above
+                ``MAX_ITERATIONS``.
         """
         if text is None or text == "":
             return cls()
@@ -74,6 +84,8 @@ class Budget:
             t = t.removesuffix("-cpu")
         seconds: float | None = None
         try:
+            if not t.isascii() or not t.isprintable() or any(c in t for c in " _"):
+                raise ValueError  # int() and float() would take "1_000", " 1 " or other digits
             if t.endswith("ms"):
                 seconds = float(t[:-2]) / 1000.0
             elif t.endswith("s"):
@@ -90,9 +102,13 @@ class Budget:
                 raise ValueError(f"budget {text!r}: CPU time is given in seconds ('0.5s-cpu')")
             if value <= 0:
                 raise ValueError(f"budget {text!r}: iterations must be positive")
+            if value > MAX_ITERATIONS:
+                raise ValueError(f"budget {text!r}: at most {MAX_ITERATIONS:,} iterations")
             return cls(iterations=value)
         if not (math.isfinite(seconds) and seconds > 0):
             raise ValueError(f"budget {text!r}: the time must be a positive, finite number of seconds")
+        if seconds > MAX_SECONDS:
+            raise ValueError(f"budget {text!r}: at most {MAX_SECONDS:g} seconds per decision")
         return cls(seconds=seconds, cpu=cpu)
 
 

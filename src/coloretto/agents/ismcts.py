@@ -186,6 +186,9 @@ class ISMCTSAgent(Agent):
         gets the same number of iterations (give or take one), so each action's ``win`` and
         ``margin`` is an unbiased mean over ``visits`` samples (for an advisor; the action
         to play is then not the most visited)."""
+        # The first search of a process loads the compiled kernels from Numba's cache (about
+        # a second); that is done before the clock starts, so it does not eat the budget.
+        self._fs.warm_search()
         t0 = time.perf_counter()
         from ..fastcore import encode
 

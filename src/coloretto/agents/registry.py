@@ -111,6 +111,8 @@ def split_spec(spec: str) -> tuple[str, Budget | None]:
     if spec.startswith(("cmd:", "policy:")) or "@" not in spec:
         return spec, None
     name, _, text = spec.partition("@")
+    if not text.strip():
+        raise ConfigurationError(f"agent {spec!r}: no budget after '@' (e.g. {name}@0.5s, {name}@2000)")
     try:
         return name, Budget.parse(text, cpu_ok=True)
     except ValueError as exc:

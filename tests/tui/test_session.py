@@ -22,7 +22,7 @@ from coloretto.engine.cards import GOLDEN_JOKER
 from coloretto.engine.record import Game
 from coloretto.tui import render
 from coloretto.tui.keyboard import Keyboard, Quit
-from coloretto.tui.session import TerminalGame
+from coloretto.tui.session import EXIT_NOT_SAVED, TerminalGame
 
 PROMPT = re.compile(r"\[([^\]]*)\]: $")
 
@@ -398,10 +398,10 @@ def test_record_on_disk_after_every_action(tmp_path: Path) -> None:
 def test_a_failing_save_is_told_and_play_goes_on(tmp_path: Path) -> None:
     session, buf = make_session(tmp_path, Rules(players=3), 4, [0], Script())
     session.save_path = tmp_path / "no such folder" / "rec.json"
-    assert session.run() == 0
+    assert session.run() == EXIT_NOT_SAVED
     out = buf.getvalue()
     assert out.count("saving is tried again after each action") == 1
-    assert "Final scores" in out and "Could not save the record" in out.split("Final scores")[1]
+    assert "Final scores" in out and "The game was NOT saved" in out.split("Final scores")[1]
 
 
 def test_match_waits_for_enter_between_games(tmp_path: Path) -> None:

@@ -59,9 +59,10 @@ def is_external(spec: str) -> bool:
     return spec.startswith("cmd:")
 
 
-def check_external(spec: str) -> None:
+def check_external(spec: str, cwd: str | None = None) -> None:
     """Check the ``cmd:COMMAND`` spec ``spec`` before a game: its command splits into words
-    (shell rules) and its program exists and can be run (a path, or a name on ``PATH``).
+    (shell rules) and its program exists and can be run (a path, relative ones counted from
+    ``cwd``, the folder it will run in, default the current folder; or a name on ``PATH``).
 
     Raises:
         ConfigurationError: a command that cannot be split, an empty command, or a program
@@ -74,8 +75,9 @@ def check_external(spec: str) -> None:
     if not argv:
         raise ConfigurationError(f"agent {spec!r}: empty command (use cmd:PROGRAM [ARGS])")
     prog = argv[0]
+    path = os.path.join(cwd, prog) if cwd is not None else prog
     found = (
-        (os.path.isfile(prog) and os.access(prog, os.X_OK)) if os.sep in prog else shutil.which(prog)
+        (os.path.isfile(path) and os.access(path, os.X_OK)) if os.sep in prog else shutil.which(prog)
     )
     if not found:
         raise ConfigurationError(f"agent {spec!r}: program {prog!r} not found or not executable")
@@ -119,8 +121,12 @@ def split_spec(spec: str) -> tuple[str, Budget | None]:
         raise ConfigurationError(f"agent {spec!r}: {exc}") from None
 
 
-def make_agent(spec: str, seed: int = 0, budget: Budget | None = None) -> Agent:
-    """Build the agent named by ``spec`` (module docstring), seeded with ``seed``.
+def make_agent(
+    spec: str, seed: int = 0, budget: Budget | None = None, cwd: str | None = None
+) -> Agent:
+    """Build the agent named by ``spec`` (module docstring), seeded with ``seed``; an
+    external program (``cmd:``) runs in the folder ``cwd`` (default the current folder,
+    other agents ignore it).
 
     Raises:
         ConfigurationError: unknown name, an unreadable ``@BUDGET``, or an agent not
@@ -132,7 +138,7 @@ def make_agent(spec: str, seed: int = 0, budget: Budget | None = None) -> Agent:
     if is_external(spec):
         from .external import ExternalAgent
 
-        return ExternalAgent(spec[4:], seed=seed, budget=budget)
+        return ExternalAgent(spec[4:], seed=seed, budget=budget, cwd=cwd)
     if spec.startswith("policy:"):
         from .policy import PolicyAgent
 

@@ -22,6 +22,7 @@ import secrets
 import shlex
 import shutil
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,12 +30,12 @@ from rich.console import Console
 from rich.text import Text
 
 from ..agents.base import Agent, Budget
-from ..agents.registry import check_external, computer_name, make_agent
+from ..agents.registry import check_external, computer_name, is_external, make_agent
 from ..arena.simulate import seat_seed
 from ..engine.actions import short_repr
 from ..engine.cards import color_code
 from ..engine.errors import ColorettoError, ConfigurationError
-from ..engine.record import Game, load_game
+from ..engine.record import NAME_MAX, Game, load_game, name_problem
 from ..engine.rules import (
     EDITIONS,
     EXTRA_CARDS,
@@ -65,8 +66,6 @@ RULE_OPTIONS = (
 """docs/rules.md §7 keys settable on the command line (``--next-round-starter`` etc.)."""
 NAME_DEFAULT = "You"
 """The person's name when ``--name`` is not given."""
-NAME_MAX = 24
-"""The longest ``--name``, in characters (as at the web table)."""
 DEAL_OPTIONS = ("removed_colors", "first_player", "preset")
 
 
@@ -217,31 +216,46 @@ def register(subparsers: Any) -> None:
 
 
 def _check_name(name: str) -> None:
-    """Refuse an empty ``--name``, one with control characters (it is shown on one line) or
-    one longer than ``NAME_MAX`` characters (it must fit the score table).
+    """Refuse an empty ``--name``, or one that ``engine.record.name_problem`` refuses (control
+    characters: it is shown on one line; more than ``NAME_MAX`` characters: it must fit the
+    score table), as a record's seat names are checked.
 
     Raises:
         UsageError: the name is empty, too long or holds a control character.
     """
     if not name.strip():
         raise UsageError("--name must not be empty")
-    if not name.isprintable():
-        raise UsageError(f"--name cannot hold control characters (such as a line break): {name!r}")
-    if len(name.strip()) > NAME_MAX:
-        raise UsageError(f"--name has {len(name.strip())} characters; at most {NAME_MAX}")
+    problem = name_problem(name)
+    if problem is not None:
+        raise UsageError(f"--name {problem}: {short_repr(name)}")
+
+
+def _check_name_clash(name: str, names: list[str], human: int) -> None:
+    """Refuse a person's ``name`` that is a computer player's name at the table (``names``,
+    the person's seat ``human`` aside), compared without surrounding spaces and ignoring case.
+
+    Raises:
+        UsageError: the message names the clash.
+    """
+    key = name.strip().casefold()
+    if any(other.strip().casefold() == key for s, other in enumerate(names) if s != human):
+        raise UsageError(f"--name {name!r} is a computer player's name at this table: choose another")
 
 
 def _opponent_specs(text: str | None, human_seats: list[int], n: int) -> list[str | None]:
+    """The agent spec of every seat (``None`` for the people's ``human_seats``) from
+    ``--opponents`` (``text``; default ``DEFAULT_OPPONENT``): one spec for all computer
+    seats, or one per computer seat in seat order (whether the agents exist and their
+    programs run is checked later: ``_check_programs``, ``_make_agents``).
+
+    Raises:
+        UsageError: an empty name, or a count that is neither 1 nor the number of computer
+            seats.
+    """
     others = [s for s in range(n) if s not in human_seats]
     names = [x.strip() for x in (DEFAULT_OPPONENT if text is None else text).split(",")]
     if any(not x for x in names):
         raise UsageError(f"--opponents has an empty name: {text!r}")
-    for name in names:
-        if name.startswith("cmd:"):
-            try:
-                check_external(name)
-            except ConfigurationError as exc:
-                raise UsageError(f"--opponents: {exc}") from None
     if len(names) == 1:
         names = names * len(others)
     if len(names) != len(others):
@@ -254,11 +268,14 @@ def _opponent_specs(text: str | None, human_seats: list[int], n: int) -> list[st
     return specs
 
 
-def _make_agents(specs: list[str | None], seed: int, source: str) -> dict[int, Agent]:
+def _make_agents(
+    specs: list[str | None], seed: int, source: str, folder: str | None = None
+) -> dict[int, Agent]:
     """The computer players of ``specs`` (``None``: a person's seat), by seat, each seeded
     from the deal's ``seed`` as every command seeds the seats of a game
     (``arena.simulate.seat_seed``: ``derive_seed(seed, AGENT, seat)``, or a one-way seed
-    for an external engine, which must not be able to compute the deal from it).
+    for an external engine, which must not be able to compute the deal from it). External
+    engines run in ``folder`` (default the current folder).
 
     Raises:
         UsageError: an unknown agent, or one that sees the hidden draw pile; the message
@@ -266,14 +283,16 @@ def _make_agents(specs: list[str | None], seed: int, source: str) -> dict[int, A
     """
     agents: dict[int, Agent] = {}
     try:
-        _add_agents(agents, specs, seed, source)
+        _add_agents(agents, specs, seed, source, folder)
     except BaseException:
         _close_all(agents)
         raise
     return agents
 
 
-def _add_agents(agents: dict[int, Agent], specs: list[str | None], seed: int, source: str) -> None:
+def _add_agents(
+    agents: dict[int, Agent], specs: list[str | None], seed: int, source: str, folder: str | None
+) -> None:
     """Fill ``agents`` as :func:`_make_agents` documents (what is made so far stays in it)."""
     for seat, spec in enumerate(specs):
         if spec is None:
@@ -284,7 +303,7 @@ def _add_agents(agents: dict[int, Agent], specs: list[str | None], seed: int, so
                 "not for play with people"
             )
         try:
-            agent = make_agent(spec, seed=seat_seed(spec, seed, seat))
+            agent = make_agent(spec, seed=seat_seed(spec, seed, seat), cwd=folder)
         except ConfigurationError as exc:
             raise UsageError(f"{source}: {exc}") from None
         if agent.needs_true_state:
@@ -404,75 +423,52 @@ def _hint_budget(args: argparse.Namespace) -> Budget:
     return budget
 
 
+@dataclass
+class _Plan:
+    """What ``run`` sets up before the game: the game, its seats and players, where its
+    record goes and where its external engines run."""
+
+    game: Game
+    humans: list[int]
+    specs: list[str | None]
+    seed: int | None
+    save: Path
+    exclusive: bool
+    """``save`` is a new file, reserved before the game (never one that exists)."""
+    stamp: str = ""
+    source: str = "--opponents"
+    folder: str | None = None
+    """The folder ``cmd:`` engines run in (``None``: no external engine)."""
+
+
 def run(args: argparse.Namespace) -> int:
-    """Play (or resume) a game; return 0 when it ends or is saved with q, 130 after Ctrl-C
-    (saved), 1 when input ended early (saved), 2 for bad options."""
+    """Play (or resume) a game; return 0 when it ends, is saved with q, or (resumed) was
+    already over (shown, its file left as it is); 130 after Ctrl-C (saved); 1 when input
+    ended early (saved); 3 when the game stopped or ended but its record could not be
+    written (``EXIT_NOT_SAVED``); 2 for bad options or a bad ``--resume`` file (raised as
+    ``UsageError``), e.g. a record whose ``agents`` name a ``cmd:`` program that
+    ``--opponents`` does not name again."""
     console = Console(highlight=False)
     hint_budget = _hint_budget(args)
     if args.save is not None and not args.save.strip():
         raise UsageError("--save needs a file name (it is empty)")
     _check_name(args.name)
-    seed: int | None
-    stamp = ""
-    source = "--opponents"
-    if args.resume:
-        given = _given_rule_options(args)
-        if given:
-            raise UsageError(
-                f"--resume continues the saved game's rules and deal; do not give {', '.join(given)}"
-            )
-        if args.name != NAME_DEFAULT:
-            raise UsageError("--resume continues the saved game with its players' names; do not give --name")
-        record = read_record_file(args.resume)
-        try:
-            game = load_game(record)
-        except ColorettoError as exc:
-            raise UsageError(f"{args.resume} is not a valid record: {exc}") from None
-        n = game.state.n
-        humans = _human_seats(record, n, args.seat)
-        saved = record.get("agents")
-        if args.opponents is None and saved is not None:
-            specs: list[str | None] = _record_agents(saved, humans, n)
-            source = "the record's agents"
-        else:
-            specs = _opponent_specs(args.opponents, humans, n)
-        saved_seed = record.get("seed")
-        seed = saved_seed if type(saved_seed) is int else None  # unknown: not shown or saved
-        save = Path(args.save) if args.save is not None else Path(args.resume)
-        exclusive = args.save is not None and not _same_file(save, Path(args.resume))
-    else:
-        rules, deal = rules_from_args(args)
-        seed = args.seed if args.seed is not None else secrets.randbits(48)
-        humans = [seat_option("--seat", args.seat if args.seat is not None else 1, rules.players)]
-        specs = _opponent_specs(args.opponents, humans, rules.players)
-        try:
-            state = new_game(rules, seed, **deal)
-        except ConfigurationError as exc:
-            raise UsageError(str(exc)) from None
-        names = [args.name if spec is None else computer_name(spec, s) for s, spec in enumerate(specs)]
-        if names.count(args.name) > 1:
-            raise UsageError(
-                f"--name {args.name!r} is a computer player's name at this table: choose another"
-            )
-        game = Game(state, names)
-        stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-        if args.save is not None:
-            save = Path(args.save)
-        else:
-            save = _games_folder() / f"coloretto-{stamp}.json"
-        exclusive = True
+    plan = _resume_plan(args) if args.resume else _new_plan(args)
+    save = plan.save
     if save.is_dir():
         raise UsageError(f"--save {save}: is a directory")
     parent = save.parent if str(save.parent) else Path(".")
     if not parent.is_dir():
         raise UsageError(f"cannot save to {save}: no directory {parent}")
-    if exclusive and args.save is not None and (save.exists() or save.is_symlink()):
+    if plan.exclusive and args.save is not None and (save.exists() or save.is_symlink()):
         raise UsageError(_exists_message(save))
-    agents = _make_agents(specs, 0 if seed is None else seed, source)
+    if args.resume and plan.game.state.is_over():
+        return _terminal_game(args, console, plan, {}, Path(args.resume), hint_budget).show_over()
+    agents = _make_agents(plan.specs, 0 if plan.seed is None else plan.seed, plan.source, plan.folder)
     try:
-        if exclusive and args.save is None:
-            save = _reserve_default(parent, stamp)
-        elif exclusive:
+        if plan.exclusive and args.save is None:
+            save = _reserve_default(parent, plan.stamp)
+        elif plan.exclusive:
             _reserve(save)
     except FileExistsError:
         _close_all(agents)
@@ -481,13 +477,144 @@ def run(args: argparse.Namespace) -> int:
         _close_all(agents)
         raise UsageError(f"cannot save to {save}: {exc.strerror or exc}") from None
     try:
-        return _session(
-            args, console, game, agents, humans, specs, save, seed, hint_budget
-        )
+        return _terminal_game(args, console, plan, agents, save, hint_budget).run()
     except BaseException:
-        if exclusive:
+        if plan.exclusive:
             _remove_if_empty(save)
         raise
+
+
+def _new_plan(args: argparse.Namespace) -> _Plan:
+    """The plan of a new game from the rule options, ``--seat``, ``--opponents``, ``--name``,
+    ``--seed`` and ``--save``; ``cmd:`` engines run in the current folder.
+
+    Raises:
+        UsageError: a bad option (the message names it).
+    """
+    rules, deal = rules_from_args(args)
+    seed = args.seed if args.seed is not None else secrets.randbits(48)
+    humans = [seat_option("--seat", args.seat if args.seat is not None else 1, rules.players)]
+    specs = _opponent_specs(args.opponents, humans, rules.players)
+    folder = os.getcwd() if _has_external(specs) else None
+    _check_programs(specs, folder)
+    try:
+        state = new_game(rules, seed, **deal)
+    except ConfigurationError as exc:
+        raise UsageError(str(exc)) from None
+    name = args.name.strip()
+    names = [name if spec is None else computer_name(spec, s) for s, spec in enumerate(specs)]
+    _check_name_clash(args.name, names, humans[0])
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    save = Path(args.save) if args.save is not None else _games_folder() / f"coloretto-{stamp}.json"
+    return _Plan(Game(state, names), humans, specs, seed, save, True, stamp, folder=folder)
+
+
+def _resume_plan(args: argparse.Namespace) -> _Plan:
+    """The plan of the game saved in ``args.resume``: its seats, its computer players (the
+    record's ``agents``, or ``--opponents``), its seed, and the record it is saved to (that
+    file, or a new ``--save`` file); ``cmd:`` engines run in the record's ``agents_folder``
+    (``_engine_folder``).
+
+    Raises:
+        UsageError: an option the record fixes, an unreadable or invalid record, or a bad
+            ``--opponents`` (the message names it).
+    """
+    given = _given_rule_options(args)
+    if given:
+        raise UsageError(
+            f"--resume continues the saved game's rules and deal; do not give {', '.join(given)}"
+        )
+    if args.name != NAME_DEFAULT:
+        raise UsageError("--resume continues the saved game with its players' names; do not give --name")
+    record = read_record_file(args.resume)
+    try:
+        game = load_game(record)
+    except ColorettoError as exc:
+        raise UsageError(f"{args.resume} is not a valid record: {exc}") from None
+    n = game.state.n
+    humans = _human_seats(record, n, args.seat)
+    saved = record.get("agents")
+    source = "--opponents"
+    if args.opponents is None and saved is not None:
+        specs: list[str | None] = _record_agents(saved, humans, n)
+        source = "the record's agents"
+    else:
+        specs = _opponent_specs(args.opponents, humans, n)
+    folder = None
+    if _has_external(specs) and not game.state.is_over():
+        if source != "--opponents":
+            _refuse_record_programs(specs, args.resume)
+        folder = _engine_folder(record)
+        _check_programs(specs, folder)
+    saved_seed = record.get("seed")
+    seed = saved_seed if type(saved_seed) is int else None  # unknown: not shown or saved
+    save = Path(args.save) if args.save is not None else Path(args.resume)
+    exclusive = args.save is not None and not _same_file(save, Path(args.resume))
+    return _Plan(game, humans, specs, seed, save, exclusive, source=source, folder=folder)
+
+
+def _has_external(specs: list[str | None]) -> bool:
+    """Some seat of ``specs`` is an external engine (``cmd:``)."""
+    return any(spec is not None and is_external(spec) for spec in specs)
+
+
+def _check_programs(specs: list[str | None], folder: str | None) -> None:
+    """Check that every ``cmd:`` program of ``specs`` can run from ``folder``
+    (``registry.check_external``).
+
+    Raises:
+        UsageError: the message starts with ``--opponents`` and names the program.
+    """
+    for spec in specs:
+        if spec is not None and is_external(spec):
+            try:
+                check_external(spec, cwd=folder)
+            except ConfigurationError as exc:
+                raise UsageError(f"--opponents: {exc}") from None
+
+
+def _engine_folder(record: dict[str, Any]) -> str:
+    """The folder a resumed game's ``cmd:`` engines run in: the record's ``agents_folder``
+    (the folder the game started in, so that relative paths in the commands mean what they
+    meant then), or the current folder for a record without it.
+
+    Raises:
+        UsageError: ``agents_folder`` is not a folder name, or that folder no longer exists.
+    """
+    folder = record.get("agents_folder")
+    if folder is None:
+        return os.getcwd()
+    if not isinstance(folder, str) or not folder or not folder.isprintable():
+        raise UsageError(f"the record's agents_folder must be a folder name, got {short_repr(folder)}")
+    if not os.path.isdir(folder):
+        raise UsageError(
+            f"the record's external engines (cmd:) run in the folder {folder} (agents_folder), "
+            "which no longer exists: restore it, or resume with --opponents naming other players"
+        )
+    return folder
+
+
+def _refuse_record_programs(specs: list[str | None], path: str) -> None:
+    """A record never starts a program: refuse a resumed record whose ``agents`` name an
+    external engine (``cmd:``), which runs only when ``--opponents`` names it again.
+
+    Raises:
+        UsageError: the message names the program and the command that allows it.
+    """
+    programs = [(s, spec) for s, spec in enumerate(specs) if spec is not None and is_external(spec)]
+    if not programs:
+        return
+    seat, spec = programs[0]
+    computers = ",".join(spec for spec in specs if spec is not None)
+    if computers.isprintable():
+        allow = f"--resume {shlex.quote(path)} --opponents {shlex.quote(computers)}"
+    else:
+        allow = "--resume FILE --opponents SPEC,..."
+    raise UsageError(
+        f"{path}: the record asks to run the program {short_repr(spec[4:], 200)} for seat "
+        f"{seat + 1}; a record never starts a program by itself: to allow it, name the "
+        f"computer players again: {allow}"
+    )
 
 
 def _games_folder() -> Path:
@@ -548,31 +675,29 @@ def _remove_if_empty(path: Path) -> None:
         pass
 
 
-def _session(
+def _terminal_game(
     args: argparse.Namespace,
     console: Console,
-    game: Game,
+    plan: _Plan,
     agents: dict[int, Agent],
-    humans: list[int],
-    specs: list[str | None],
     save: Path,
-    seed: int | None,
     hint_budget: Budget,
-) -> int:
-    session = TerminalGame(
-        game=game,
+) -> TerminalGame:
+    """The ``TerminalGame`` of ``plan``, reading the person's keys from ``console``."""
+    return TerminalGame(
+        game=plan.game,
         agents=agents,
-        human_seats=list(humans),
-        agent_specs=specs,
+        human_seats=list(plan.humans),
+        agent_specs=plan.specs,
         save_path=save,
         console=console,
-        seed=seed,
+        seed=plan.seed,
         hints=args.hints,
         hint_budget=hint_budget,
         read_line=lambda prompt: console.input(Text(prompt)),
         program=program_command(),
+        agents_folder=plan.folder,
     )
-    return session.run()
 
 
 __all__ = [

@@ -118,6 +118,31 @@ def _list(value: Any, name: str) -> list[Any]:
     return value
 
 
+# ----- seat names ------------------------------------------------------------------------------
+NAME_MAX = 24
+"""The longest name a person gives their seat, in characters (``coloretto play --name``, as
+at the web table)."""
+
+
+def name_problem(name: str, *, longest: int | None = NAME_MAX) -> str | None:
+    """What is wrong with the seat name ``name``, or ``None``: a name is shown on one line of
+    a terminal, so it cannot hold control characters (``str.isprintable``: line breaks,
+    escapes, other non-printing characters), and a person's name fits the score table
+    (at most ``longest`` characters once stripped; ``None``: no limit). The same check serves
+    ``coloretto play --name`` and every record read (``load_header``).
+
+    >>> name_problem("Ann"), name_problem("A" * 25)
+    (None, 'has 25 characters; at most 24')
+    >>> name_problem("B\\nFake line")
+    'cannot hold control characters (such as a line break or an escape)'
+    """
+    if not name.isprintable():
+        return "cannot hold control characters (such as a line break or an escape)"
+    if longest is not None and len(name.strip()) > longest:
+        return f"has {len(name.strip())} characters; at most {longest}"
+    return None
+
+
 # ----- a game with its record -----------------------------------------------------------------
 @dataclass
 class Game:
@@ -293,7 +318,9 @@ def load_header(record: Any) -> Game:
     """Check a record's header and setup and return the ``Game`` at its start.
 
     Raises:
-        InvalidRecordError: wrong format, rules, seats or setup (``action_index`` is None).
+        InvalidRecordError: wrong format, rules, seats or setup (``action_index`` is None);
+            a seat name with control characters (``name_problem``) is refused, the message
+            naming the seat counted from 1.
     """
     if not isinstance(record, dict):
         raise InvalidRecordError(f"a record must be a JSON object, not {type(record).__name__}")
@@ -311,6 +338,12 @@ def load_header(record: Any) -> Game:
         raise InvalidRecordError("seats must be a list of names")
     if len(seats) != rules.players:
         raise InvalidRecordError(f"{len(seats)} seat names for {rules.players} players")
+    for seat, name in enumerate(seats):
+        problem = name_problem(name, longest=None)
+        if problem is not None:
+            raise InvalidRecordError(
+                f"the name of seat {seat + 1} (seats[{seat}]) {problem}: {A.short_repr(name)}"
+            )
     raw = record.get("setup")
     raw_list = raw if isinstance(raw, list) else [raw]
     if len(raw_list) != rules.match_games:

@@ -2,7 +2,7 @@
 
 ``coloretto play`` keeps its record on disk after every action (docs/terminal.md, "Saving
 and resuming"), in ``coloretto-record/1`` (docs/record-format.md) with the play program's
-extra keys ``human_seats``, ``agents`` and ``seed``, written by
+extra keys ``human_seats``, ``agents``, ``agents_folder`` and ``seed``, written by
 ``coloretto.engine.record.save_record`` (a card drawn but not yet placed is the record's
 trailing draw entry).
 
@@ -41,14 +41,21 @@ def games_directory() -> Path:
 
 # ----- the record of a session ------------------------------------------------------------------
 def session_record(
-    game: Game, human_seats: list[int], agent_specs: list[str | None], seed: int | None
+    game: Game,
+    human_seats: list[int],
+    agent_specs: list[str | None],
+    seed: int | None,
+    agents_folder: str | None = None,
 ) -> dict[str, Any]:
     """The ``coloretto-record/1`` object of ``game`` with the play program's keys: the seats
-    played by people, the computer players' specs (``None`` for a person's seat) and the
-    deal's seed when known."""
+    played by people, the computer players' specs (``None`` for a person's seat), the
+    folder their external engines (``cmd:``) run in when there are any, and the deal's seed
+    when known."""
     rec = game.to_record()
     rec["human_seats"] = list(human_seats)
     rec["agents"] = list(agent_specs)
+    if agents_folder is not None:
+        rec["agents_folder"] = agents_folder
     if seed is not None:
         rec["seed"] = seed
     return rec

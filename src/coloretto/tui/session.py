@@ -34,6 +34,7 @@ from rich.text import Text
 
 from ..agents.advisor import advise
 from ..agents.base import Agent, Budget
+from ..agents.registry import is_external
 from ..arena.driver import FIRST_LEGAL, SeatPlayer, deliver_results, failure_text, play_out
 from ..engine.observation import observe
 from ..engine.record import Game, save_record
@@ -49,6 +50,9 @@ EXIT_OK = 0
 EXIT_INPUT_ENDED = 1
 EXIT_INTERRUPTED = 130
 """Exit status after Ctrl-C (the shell's convention for SIGINT); the record is saved."""
+EXIT_NOT_SAVED = 3
+"""Exit status when the game stopped (``q``, Ctrl-C, end of input) or ended but its record
+could not be written: the file holds an older state of the game, or nothing."""
 
 
 @dataclass
@@ -73,6 +77,8 @@ class TerminalGame:
         program: the command that runs this program, as a shell word (``coloretto``, or an
             absolute path); used in the printed resume and replay commands.
         advisor: gives the hints; default ``coloretto.agents.advisor.advise``.
+        agents_folder: the folder the external engines (``cmd:``) run in, saved in the
+            record (``None``: there are none).
     """
 
     game: Game
@@ -88,6 +94,7 @@ class TerminalGame:
     game_scores: list[list[int]] = field(default_factory=list)
     program: str = "coloretto"
     advisor: Advisor = advise
+    agents_folder: str | None = None
     _save_error: str | None = None
     _failures: dict[int, list[str]] = field(default_factory=dict)
     _failures_told: dict[int, tuple[str, int]] = field(default_factory=dict)
@@ -95,7 +102,9 @@ class TerminalGame:
     # ----- the loop -----------------------------------------------------------------------
     def run(self) -> int:
         """Play until the game is over or the person stops; return the exit status: 0 game
-        over (or ``q``), 130 Ctrl-C, 1 input ended. The record is saved in every case.
+        over (or ``q``), 130 Ctrl-C, 1 input ended; the record is saved in every case, and
+        when that last write fails the status is ``EXIT_NOT_SAVED`` (3) whatever the reason
+        to stop, with a message that the game was not saved.
 
         The game is played by the driver's loop (``arena.driver.play_out``), the one that
         plays ``coloretto simulate`` and ``tournament`` games, with the seats' players of
@@ -104,22 +113,19 @@ class TerminalGame:
             players = self._players()
             self._start()
             play_out(self.game, players, self._after)
-            self._finish()
+            saved = self._finish()
             deliver_results(players, self.state.totals(), self.state.winners())
-            return EXIT_OK
+            return EXIT_OK if saved else EXIT_NOT_SAVED
         except KeyboardInterrupt:
             self.console.print()
             self._say("Interrupted.", "bold")
-            self._save_and_explain()
-            return EXIT_INTERRUPTED
+            return EXIT_INTERRUPTED if self._save_and_explain() else EXIT_NOT_SAVED
         except Quit:
-            self._save_and_explain()
-            return EXIT_OK
+            return EXIT_OK if self._save_and_explain() else EXIT_NOT_SAVED
         except EOFError:
             self.console.print()
             self._say("Input ended before the game did.", "bold")
-            self._save_and_explain()
-            return EXIT_INPUT_ENDED
+            return EXIT_INPUT_ENDED if self._save_and_explain() else EXIT_NOT_SAVED
         finally:
             for agent in self.agents.values():  # the SeatPlayers' agents (a Keyboard holds nothing)
                 agent.close()
@@ -134,7 +140,24 @@ class TerminalGame:
         """Seat names."""
         return self.game.seats
 
-    def _start(self) -> None:
+    def show_over(self) -> int:
+        """Show a game that is already over (a resumed record of a finished game): the
+        players, the rules, the final board, scores and winners; nothing is played and
+        nothing is written, so the record stays byte for byte as it is. Returns 0."""
+        try:
+            self._header()
+            self._say(f"This game is over; {_absolute(self.save_path)} is left as it is.", "dim")
+            self.game_scores = finished_game_scores(self.game)
+            self._final_screen()
+            shown = shlex.quote(_absolute(self.save_path))
+            self._say(f"Check it with: {self.program} replay {shown}")
+        finally:
+            for agent in self.agents.values():
+                agent.close()
+        return EXIT_OK
+
+    def _header(self) -> None:
+        """The first lines: the players in seat order, the rules and the seed."""
         st = self.state
         rules = st.rules
         who = ", ".join(
@@ -147,10 +170,14 @@ class TerminalGame:
         self.console.print(Text(f"Rules: {opts}", style="dim"))
         if self.seed is not None:
             self.console.print(Text(f"Seed: {self.seed}", style="dim"))
+
+    def _start(self) -> None:
+        self._header()
         self._say(f"The record is saved to {_absolute(self.save_path)} after every action.", "dim")
         if self.game.entries:
+            n = len(self.game.entries)
             self.console.print(
-                Text(f"Resuming after {len(self.game.entries)} recorded actions.", style="bold")
+                Text(f"Resuming after {n} recorded action{'' if n == 1 else 's'}.", style="bold")
             )
         if not self.game_scores:
             self.game_scores = finished_game_scores(self.game)
@@ -384,7 +411,24 @@ class TerminalGame:
         self.console.print(Text(f"Game {st.game + 1} of {games} begins.", style="bold"))
 
     # ----- the end ---------------------------------------------------------------------------
-    def _finish(self) -> None:
+    def _finish(self) -> bool:
+        """The final screen (``_final_screen``), then the record's last write; whether it
+        was written."""
+        self._final_screen()
+        try:
+            path = self.save()
+        except OSError as exc:
+            self._not_saved(exc)
+            return False
+        shown = _absolute(path)
+        self._say(
+            f"Record saved to {shown} (check it with: {self.program} replay {shlex.quote(shown)})"
+        )
+        return True
+
+    def _final_screen(self) -> None:
+        """The end of the game: the final board, every seat's score breakdown (with the
+        ranks, or the match table) and the winners."""
         st = self.state
         viewer = self.human_seats[0] if self.human_seats else 0
         self.console.print()
@@ -409,23 +453,14 @@ class TerminalGame:
             self.game_scores.append(list(result.scores))
             self.console.print(render.match_table(self.game_scores, st.totals(), self.names))
         self.console.print(render.winners_text(st.winners(), st.totals(), self.names))
-        try:
-            path = self.save()
-        except OSError as exc:
-            self._say(
-                f"Could not save the record to {self.save_path}: {exc.strerror or exc}", "bold red"
-            )
-            return
-        shown = _absolute(path)
-        self._say(
-            f"Record saved to {shown} (check it with: {self.program} replay {shlex.quote(shown)})"
-        )
 
     # ----- saving ------------------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
         """The ``coloretto-record/1`` object with this program's extra keys
         (``saving.session_record``)."""
-        return session_record(self.game, self.human_seats, self.agent_specs, self.seed)
+        return session_record(
+            self.game, self.human_seats, self.agent_specs, self.seed, self.agents_folder
+        )
 
     def save(self) -> Path:
         """Write the record to ``save_path`` atomically (``engine.record.save_record``) and
@@ -451,23 +486,34 @@ class TerminalGame:
             self._say(f"The record is saved to {_absolute(self.save_path)} again.", "bold")
             self._save_error = None
 
-    def _save_and_explain(self) -> None:
+    def _save_and_explain(self) -> bool:
+        """Save after a stop and print how to resume (with ``--opponents`` naming the
+        computer players again when one is an external engine: a record never starts a
+        program by itself); whether the record was written."""
         try:
             path = self.save()
         except OSError as exc:
-            self.console.print(
-                Text(
-                    f"Could not save the record to {self.save_path}: {exc.strerror or exc}",
-                    style="bold red",
-                )
-            )
-            return
+            self._not_saved(exc)
+            return False
         shown = _absolute(path)
         if self.state.is_over():
             self._say(f"Record saved to {shown}.")
-        else:
-            self._say(f"Game saved to {shown}")
-            self._say(f"Resume it with: {self.program} play --resume {shlex.quote(shown)}")
+            return True
+        self._say(f"Game saved to {shown}")
+        command = f"{self.program} play --resume {shlex.quote(shown)}"
+        computers = [spec for spec in self.agent_specs if spec is not None]
+        if any(is_external(spec) for spec in computers):
+            command += f" --opponents {shlex.quote(','.join(computers))}"
+        self._say(f"Resume it with: {command}")
+        return True
+
+    def _not_saved(self, exc: OSError) -> None:
+        """Say that the last write of the record failed: the game is not saved."""
+        self._say(
+            f"The game was NOT saved: could not write the record to {self.save_path}: "
+            f"{exc.strerror or exc}",
+            "bold red",
+        )
 
 
 def round_leftovers(steps: Sequence[Step]) -> list[int] | None:
@@ -520,6 +566,7 @@ def _breakdowns(result: GameResult, rules: Rules) -> list[ScoreBreakdown]:
 __all__ = [
     "EXIT_INPUT_ENDED",
     "EXIT_INTERRUPTED",
+    "EXIT_NOT_SAVED",
     "EXIT_OK",
     "Advisor",
     "TerminalGame",

@@ -12,8 +12,9 @@
 # Budgets: `expert` and the other levels carry their own iteration budgets (agents/registry.py);
 # `mcts-v1@0.5s-cpu` is today's reference search at 0.5 s per decision, counted in CPU time of
 # its thread (the same search on a busy machine as on an idle one); `oracle-value@6000` searches as
-# many iterations as `expert` with the same search on the true state (`oracle-mcts-expert`:
-# the Python search `oracle` instead). Full runs take hours on a 2-core machine (docs/strength.md).
+# many iterations as `expert@6000` with the same search on the true state (the oracle runs
+# compare at 6,000 iterations, docs/strength.md; `oracle-mcts-expert`: the Python search
+# `oracle` instead). Full runs take hours on a 2-core machine (docs/strength.md).
 set -euo pipefail
 
 GAMES="${GAMES:-400}"
@@ -32,8 +33,8 @@ declare -A AGENTS=(
   [expert-v1-modern]="expert,$V1,$V1,$V1"
   [expert-v1-2p]="expert,$V1"
   [heuristic-greedy-violet]="heuristic,greedy,greedy,greedy"
-  [oracle-expert]="oracle-value@6000,expert,expert,expert"
-  [oracle-mcts-expert]="oracle@6000,expert,expert,expert"
+  [oracle-expert]="oracle-value@6000,expert@6000,expert@6000,expert@6000"
+  [oracle-mcts-expert]="oracle@6000,expert@6000,expert@6000,expert@6000"
   [medium-easy]="medium,easy,easy,easy"
   [hard-medium]="hard,medium,medium,medium"
   [expert-hard]="expert,hard,hard,hard"

@@ -148,7 +148,10 @@ def test_bad_game_lines_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigurationError, match="game 1 is in the file twice"):
         Checkpoint(path, config(games=3)).resume()
     path.write_text(f"{head}\n[1, 2]\n")
-    with pytest.raises(ConfigurationError, match="line 2 is not a game"):
+    with pytest.raises(ConfigurationError, match=r"line 2: not a game \(a JSON object is expected"):
+        Checkpoint(path, config(games=3)).resume()
+    path.write_text(f"{head}\n{{\n")
+    with pytest.raises(ConfigurationError, match=r"line 2: not a game \(not JSON\)"):
         Checkpoint(path, config(games=3)).resume()
     moved = json.loads(games[0]) | {"entries": [1, 2, 0]}
     path.write_text("\n".join([head, json.dumps(moved)]) + "\n")
@@ -212,3 +215,50 @@ def test_a_header_cut_while_being_written_starts_the_file_again(tmp_path: Path) 
 def test_files_that_cannot_hold_a_checkpoint_are_refused(where: str, message: str) -> None:
     with pytest.raises(ConfigurationError, match=message):
         Checkpoint(where, config()).resume()
+
+
+def test_the_secret_of_a_file_that_is_not_text_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "ck.jsonl"
+    path.write_bytes(b"\xff\xfe binary\n")
+    with pytest.raises(ConfigurationError, match="is not a tournament checkpoint"):
+        read_secret(path)
+    path.write_bytes(b"\xff\xfe torn")  # no line break: resume judges the file
+    assert read_secret(path) is None
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("ranks", [1, 2], "'ranks' must hold 3 ranks from 1 to 3, one per seat, not [1, 2]"),
+        ("forfeit", 3, "'forfeit' must be a seat from 0 to 2 or null, not 3"),
+        ("seconds", -1, "'seconds' must be a number of 0 or more, not -1"),
+        ("rotation", 2, "'deal' and 'rotation' do not fit 'index' 0 (3 seats a deal)"),
+        ("record", [], "'record' must be a JSON object or null, not []"),
+        ("failures", {}, "'failures' must be a list, not {}"),
+    ],
+)
+def test_game_problem_names_what_is_wrong(field: str, value: Any, message: str) -> None:
+    from coloretto.arena.checkpoint import game_problem
+
+    game = run_tournament(config(games=3), workers=1).games[0]
+    good = json.loads(json.dumps(game.__dict__))
+    assert game_problem(good, 3) is None
+    assert game_problem(good | {field: value}, 3) == message
+    failure = {"seat": 1, "game": 0, "entry": good["entries"][1], "kind": "late", "detail": "",
+               "handling": "forfeit"}
+    assert game_problem(good | {"failures": [failure]}, 3) is None
+    assert game_problem(good | {"failures": [failure | {"entry": 7}]}, 3) == (
+        f"engine failure 1 in 'failures' must name the 'entry' of seat 1 ({good['entries'][1]}), not 7"
+    )
+
+
+def test_close_counts_the_games_in_the_file(tmp_path: Path) -> None:
+    """A game written by ``append`` whose count was cut short (an interrupt) is counted."""
+    path = tmp_path / "ck.jsonl"
+    checkpoint = Checkpoint(path, config(games=3))
+    checkpoint.resume()
+    for game in run_tournament(config(games=3), workers=1).games:
+        checkpoint.append(game)
+    checkpoint.held = 1
+    checkpoint.close()
+    assert checkpoint.held == 3

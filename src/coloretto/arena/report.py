@@ -20,6 +20,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import IO, Any, Final
@@ -59,6 +60,33 @@ CSV_COLUMNS: Final = (
     "failures",
     "forfeits",
 )
+
+
+def output_problem(path: str, *, replaced: bool = False, read: bool = False) -> str | None:
+    """Why ``path`` cannot take an output file, in plain words (``"directory '/x' does not
+    exist"``, ``"is a directory"``, ``"cannot be written (permission denied)"``), or None
+    when it can: an existing file must be writable (and readable with ``read``), a new one
+    needs a writable directory. With ``replaced`` the file is written as a new file renamed
+    over the old one (``engine.record.save_records``): the directory must be writable
+    even when the file exists, and an existing path must be a regular file. Permissions are
+    those of ``os.access``; nothing is created or changed.
+    """
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.exists(parent):
+        return f"directory {parent!r} does not exist"
+    if not os.path.isdir(parent):
+        return f"{parent!r} is not a directory"
+    if os.path.isdir(path):
+        return "is a directory"
+    exists = os.path.exists(path)
+    if exists and replaced and not os.path.isfile(path):
+        return "is not a regular file (the new file would replace it)"
+    mode = os.W_OK | (os.R_OK if read else 0)
+    if exists and not replaced and not os.access(path, mode):
+        return f"cannot be {'read and written' if read else 'written'} (permission denied)"
+    if (replaced or not exists) and not os.access(parent, os.W_OK | os.X_OK):
+        return f"cannot be created: directory {parent!r} is not writable (permission denied)"
+    return None
 
 
 def _open(path: str) -> IO[str]:
@@ -127,6 +155,11 @@ def write_csv(result: TournamentResult, path: str) -> None:
     finally:
         if out is not sys.stdout:
             out.close()
+
+
+def deals_text(deals: int) -> str:
+    """``"1 duplicate deal"``, ``"2 duplicate deals"``."""
+    return f"{deals} duplicate deal{'' if deals == 1 else 's'}"
 
 
 def win_share_bars(
@@ -199,7 +232,7 @@ def write_plot(result: TournamentResult, path: str) -> None:
         ax.set_xlabel("win share (ties split), 95% interval over deals")
         cfg = result.config
         ax.set_title(
-            f"{cfg.games} games, {cfg.players} players, {cfg.deals} duplicate deals", fontsize=10
+            f"{cfg.games} games, {cfg.players} players, {deals_text(cfg.deals)}", fontsize=10
         )
         ax.legend(loc="lower right")
         r_ys = list(range(len(r_labels)))
@@ -302,7 +335,7 @@ def results_table(result: TournamentResult, leave_out: Sequence[str] = ()) -> An
         caption += f"; left out for the terminal width: {', '.join(leave_out)} (see --json, --csv)"
     table = Table(
         box=box.SIMPLE_HEAD,
-        title=f"{cfg.games} games ({cfg.deals} duplicate deals x {cfg.players} seats), seed {cfg.seed}",
+        title=f"{cfg.games} games ({deals_text(cfg.deals)} x {cfg.players} seats), seed {cfg.seed}",
         caption=caption,
     )
     columns = [c for c in COLUMNS if c not in leave_out]

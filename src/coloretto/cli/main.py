@@ -111,12 +111,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         # The reader closed early (e.g. `coloretto show --json f | head`): not an error of ours.
-        import os
-
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        silence_stdout()
         return 0
     return int(status or 0)
+
+
+def silence_stdout() -> None:
+    """Point standard output at the null device, after its reader closed the pipe: what is
+    still buffered and written later goes nowhere, instead of failing again at exit."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from typing import Any, Final
 
 from ..agents.base import Budget
 from ..agents.registry import check_spec
@@ -19,6 +19,9 @@ from ..engine.rules import PRESETS, TABLES
 from ..engine.rules import preset as make_preset
 from .main import UsageError
 from .simulate import run_secret
+
+MAX_GAMES: Final = 1_000_000
+"""The most games of one run: every game's result stays in memory for the report."""
 
 EPILOG = """\
 Method: deal d is played once per rotation of the agents through the seats (duplicate
@@ -48,6 +51,11 @@ plus --engine-grace-ms. On a malformed, illegal or late answer or an exited engi
 seat forfeits the game (--on-engine-failure forfeit) or a built-in agent finishes it
 (fallback:random); every failure is reported. Exit status 1 when an entry forfeited
 every one of its games (its engine never finished one), after writing the reports.
+
+Output files are checked before the first game (an existing file must be writable, a new
+one's directory too). A report that still cannot be written at the end (a full disk) is
+named on standard error, exit status 1; with --checkpoint the games stay in its file and
+the same command writes the reports without playing them again.
 
 Ray: --backend ray --address ADDR uses a running cluster (coloretto must be installed on
 its nodes, with the same version); without --address a local Ray is started for the run.
@@ -82,7 +90,7 @@ def register(subparsers: Any) -> None:
         "--games",
         type=int,
         default=100,
-        help="games to play (rounded up to whole deals; default 100)",
+        help=f"games to play, 1 to {MAX_GAMES:,} (rounded up to whole deals; default 100)",
     )
     p.add_argument(
         "--budget",
@@ -169,21 +177,33 @@ def register(subparsers: Any) -> None:
 
 
 def _check_output(path: str | None, option: str) -> None:
+    """``path`` (an ``option``'s value) can be written at the end of the run (``-``:
+    standard output).
+
+    Raises:
+        UsageError: an empty name, a missing directory, a directory given as a file, or a
+            file or directory this user cannot write (``arena.report.output_problem``).
+    """
+    from ..arena.report import output_problem
+
     if path is None or path == "-":
         return
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise UsageError(f"{option} {path!r}: directory {parent!r} does not exist")
-    if os.path.isdir(path):
-        raise UsageError(f"{option} {path!r} is a directory")
+    if not path:
+        raise UsageError(f"{option} needs a file name")
+    problem = output_problem(
+        path, replaced=option == "--records", read=option == "--checkpoint"
+    )
+    if problem is not None:
+        raise UsageError(f"{option} {path!r}: {problem}")
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
-    """Each output file's folder exists, and no two output options name the same file (a
-    report written over the checkpoint would lose its games).
+    """Each output file can be written (an existing one is writable, a new one's directory
+    is), and no two output options name the same file (a report written over the
+    checkpoint would lose its games).
 
     Raises:
-        UsageError: a missing folder, a folder given as a file, or one file named twice.
+        UsageError: an output that cannot be written, or one file named twice.
     """
     outputs = [
         (args.json, "--json"),
@@ -238,6 +258,8 @@ def build_config(args: argparse.Namespace) -> Any:
         raise UsageError(str(exc)) from None
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
+    if args.games > MAX_GAMES:
+        raise UsageError(f"--games must be at most {MAX_GAMES:,} in one run, not {args.games:,}")
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be at least 1, not {args.workers}")
     if args.address is not None and args.backend != "ray":
@@ -257,9 +279,11 @@ def build_config(args: argparse.Namespace) -> Any:
     _check_outputs(args)
     games = rounded_games(args.games, players)
     if games != args.games and not args.quiet:
+        from ..arena.report import deals_text
+
         print(
             f"note: --games {args.games} rounded up to {games} "
-            f"({games // players} duplicate deals x {players} rotations)",
+            f"({deals_text(games // players)} x {players} rotations)",
             file=sys.stderr,
         )
     return TournamentConfig(
@@ -303,9 +327,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = _play(args, config, checkpoint, done)
     except KeyboardInterrupt:
+        # the workers have stopped; closing the file counts the games it really holds
         if checkpoint is not None:
+            checkpoint.close()
             print(
-                f"\ninterrupted: {checkpoint.held} finished games are in {args.checkpoint}; the same "
+                f"\ninterrupted: {_games(checkpoint.held)} in {args.checkpoint}; the same "
                 "command goes on from there",
                 file=sys.stderr,
             )
@@ -316,8 +342,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if checkpoint is not None:
             checkpoint.close()
-    _report(args, result)
-    return _check_forfeits(result)
+    written = _write_files(args, result)
+    _write_stdout(args, result)
+    return max(written, _check_forfeits(result))
+
+
+def _games(count: int) -> str:
+    """``"1 finished game is"``, ``"4 finished games are"``."""
+    return f"{count} finished game is" if count == 1 else f"{count} finished games are"
 
 
 def _load_checkpoint(args: argparse.Namespace, config: Any) -> tuple[Any, list[Any]]:
@@ -433,25 +465,65 @@ def _play(args: argparse.Namespace, config: Any, checkpoint: Any, done: list[Any
     return result
 
 
-def _report(args: argparse.Namespace, result: Any) -> None:
-    """Write the table and the ``--json``, ``--csv``, ``--plot`` and ``--records`` files."""
+def _write_files(args: argparse.Namespace, result: Any) -> int:
+    """Write the ``--json`` (to a file), ``--csv``, ``--plot`` and ``--records`` files; 0,
+    or 1 when one could not be written (each such file is named in one line on standard
+    error, which says whether the games are kept in the checkpoint). Standard output comes
+    after the files (``_write_stdout``), so a reader that stops early loses none of them."""
     from ..arena import report
     from ..engine.record import save_records
 
-    if args.json is not None:
-        report.write_json(result, args.json)
-    if args.json != "-":
-        from rich.console import Console
-
-        console = Console(highlight=False)
-        console.print(report.fitted_table(result, console))
-    if args.csv is not None:
-        report.write_csv(result, args.csv)
-    if args.plot is not None:
-        report.write_plot(result, args.plot)
-    if args.records is not None:
+    outputs: list[tuple[str, str | None, Any]] = [
+        ("--json", args.json, report.write_json),
+        ("--csv", args.csv, report.write_csv),
+        ("--plot", args.plot, report.write_plot),
         # every game keeps its record when --records is given (keep_records)
-        save_records(args.records, [game.record for game in result.games if game.record is not None])
+        ("--records", args.records, lambda res, path: save_records(
+            path, [game.record for game in res.games if game.record is not None])),
+    ]
+    status = 0
+    for option, path, write in outputs:
+        if path is None or path == "-":
+            continue
+        try:
+            write(result, path)
+        except OSError as exc:
+            status = 1
+            print(
+                f"coloretto tournament: error: cannot write {option} {path!r}: "
+                f"{exc.strerror or exc}; {_kept(args, result)}",
+                file=sys.stderr,
+            )
+    return status
+
+
+def _kept(args: argparse.Namespace, result: Any) -> str:
+    """Where the games of a run whose reports could not all be written are."""
+    if args.checkpoint is None:
+        return "the games are not kept (--checkpoint FILE keeps them)"
+    return (
+        f"the {len(result.games)} games are kept in {args.checkpoint}: run the same command "
+        "again, once the file can be written, to write the reports without playing them again"
+    )
+
+
+def _write_stdout(args: argparse.Namespace, result: Any) -> None:
+    """Write the JSON (``--json`` without a file) or the table to standard output; a reader
+    that stops early (a closed pipe) is not an error."""
+    from ..arena import report
+    from .main import silence_stdout
+
+    try:
+        if args.json == "-":
+            report.write_json(result, "-")
+        else:
+            from rich.console import Console
+
+            console = Console(highlight=False)
+            console.print(report.fitted_table(result, console))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
 
 
 def _check_forfeits(result: Any) -> int:

@@ -221,3 +221,19 @@ def test_chance_keys_are_what_the_pile_revealed(
     status, data = run_json(capsys, path)
     assert status == 1 and data["valid"] is False and data["action_index"] == index
     assert message in data["error"], data
+
+
+def test_a_tournament_records_file_is_named_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``tournament --records`` writes one record per line; ``replay`` of the whole file says
+    so and how to replay one of them, instead of a bare "Extra data"."""
+    records = tmp_path / "games.jsonl"
+    args = ["--agents", "greedy,random", "--games", "2", "--workers", "1", "--quiet"]
+    assert main(["tournament", *args, "--records", str(records)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(records)]) == 2
+    assert "a file of records (tournament --records) rather than one record" in capsys.readouterr().err
+    one = tmp_path / "one.json"
+    one.write_text(records.read_text().splitlines()[0])
+    assert main(["replay", str(one)]) == 0

@@ -732,6 +732,12 @@ def parse_record(text: str | bytes, *, source: str = "the record") -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data" and text.lstrip().startswith("{") and "\n" in text.strip():
+            raise UnreadableRecordError(
+                f"{source} holds several JSON values, one per line: a file of records "
+                "(tournament --records) rather than one record; give one line of it as its "
+                f"own file ({exc})"
+            ) from None
         raise UnreadableRecordError(f"{source} is not JSON: {exc}") from None
     except RecursionError:
         raise UnreadableRecordError(f"{source} cannot be read: its JSON is nested too deeply") from None

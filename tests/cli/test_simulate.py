@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -190,3 +193,24 @@ def test_save_records_never_overwrites_a_run_s_records(
     err = capsys.readouterr().err
     assert "already holds records (game-000000.json and 2 more)" in err
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_ctrl_c_says_no_report_and_where_the_records_are(tmp_path: Path) -> None:
+    """Ctrl-C during a run: exit 130, one line saying no report is written and where the
+    finished games' records are (they stay there, each a complete record)."""
+    records = tmp_path / "recs"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "coloretto", "simulate", "--games", "100000", "--seed", "1",
+         "--agents", "heuristic,greedy,random,random", "--save-records", str(records)],
+        cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(list(records.glob("*.json"))) < 2:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert f"interrupted: no report; the finished games' records are in {records}" in err
+    assert "Traceback" not in err
+    first = min(records.glob("*.json"))
+    assert main(["replay", str(first)]) == 0

@@ -151,7 +151,12 @@ def run(args: argparse.Namespace) -> int:
     save_dir = _records_dir(args.save_records)
 
     show_progress = not args.json and sys.stderr.isatty()
-    result = _run_with_progress(rules, specs, args, dealt_from, budget, save_dir, show_progress, policy)
+    try:
+        result = _run_with_progress(rules, specs, args, dealt_from, budget, save_dir, show_progress, policy)
+    except KeyboardInterrupt:
+        kept = f"; the finished games' records are in {save_dir}" if save_dir is not None else ""
+        print(f"\ninterrupted: no report{kept}", file=sys.stderr)
+        raise
     seats = summarize_seats(specs, result.scores, result.forfeits)
     aggregates = summarize_agents(specs, result.scores, result.forfeits)
     forfeited = [(g, s) for g, s in enumerate(result.forfeits) if s is not None]

@@ -415,12 +415,9 @@ class TerminalGame:
         """The final screen (``_final_screen``), then the record's last write; whether it
         was written."""
         self._final_screen()
-        try:
-            path = self.save()
-        except OSError as exc:
-            self._not_saved(exc)
+        shown = self._save_shown()
+        if shown is None:
             return False
-        shown = _absolute(path)
         self._say(
             f"Record saved to {shown} (check it with: {self.program} replay {shlex.quote(shown)})"
         )
@@ -486,16 +483,23 @@ class TerminalGame:
             self._say(f"The record is saved to {_absolute(self.save_path)} again.", "bold")
             self._save_error = None
 
-    def _save_and_explain(self) -> bool:
-        """Save after a stop and print how to resume (with ``--opponents`` naming the
-        computer players again when one is an external engine: a record never starts a
-        program by itself); whether the record was written."""
+    def _save_shown(self) -> str | None:
+        """Save the record; its absolute path, or ``None`` when it could not be written (then
+        said with ``_not_saved``)."""
         try:
             path = self.save()
         except OSError as exc:
             self._not_saved(exc)
+            return None
+        return _absolute(path)
+
+    def _save_and_explain(self) -> bool:
+        """Save after a stop and print how to resume (with ``--opponents`` naming the
+        computer players again when one is an external engine: a record never starts a
+        program by itself); whether the record was written."""
+        shown = self._save_shown()
+        if shown is None:
             return False
-        shown = _absolute(path)
         if self.state.is_over():
             self._say(f"Record saved to {shown}.")
             return True

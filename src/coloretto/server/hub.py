@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import weakref
 from typing import Any
 
@@ -41,7 +40,7 @@ from .newtable import DEFAULT_AGENT, check_agent, check_name, new_table
 from .quotas import check_create, has_person
 from .ratings import Leaderboards
 from .runner import AgentRunner, JobOwner
-from .store import ResultRows, TableStore, address_key, token_hash
+from .store import ResultRows, TableStore, address_key, new_seat_token, token_hash
 from .timecontrol import Timers, mark_timeout
 
 log = logging.getLogger("coloretto.server")
@@ -242,7 +241,7 @@ class Hub:
             await self.reload_seats(t)
             _check_one_seat(t, account_id)
             seat = self._open_seat(t, seat)
-            token = secrets.token_urlsafe(24)
+            token = new_seat_token()
             status = await self.store.take_seat(t.id, seat, name, token_hash(token), account_id)
             if status is None:
                 await self.reload_seats(t)

@@ -17,7 +17,7 @@ from ..engine.rules import preset as make_preset
 from ..engine.state import new_game
 from .accounts import Account
 from .errors import ErrorCode, Problem
-from .store import SeatData, TableData, now, token_hash
+from .store import SeatData, TableData, new_seat_token, now, token_hash
 from .timecontrol import MOVE_CLOCKS, check_time_control
 
 DEFAULT_AGENT = "medium"
@@ -132,7 +132,7 @@ def seat_creator(
         seat = humans[0]
     if seat not in humans:
         raise Problem(ErrorCode.BAD_REQUEST, f"seat: {seat!r} is not a human seat of this table")
-    token = secrets.token_urlsafe(24)
+    token = new_seat_token()
     row = rows[seat]
     row.kind, row.name, row.token_hash = "human", name, token_hash(token)
     row.account_id = account.id if account is not None else None

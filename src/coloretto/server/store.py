@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import secrets
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,6 +35,16 @@ game."""
 def now() -> datetime:
     """The current UTC time (timezone-aware)."""
     return datetime.now(UTC)
+
+
+def new_seat_token() -> str:
+    """A fresh seat token: 32 URL-safe characters (``secrets.token_urlsafe(24)``), never
+    starting with ``-``, so that it can follow an option on a command line
+    (``coloretto connect URL --token TOKEN``) without being read as an option itself."""
+    while True:
+        token = secrets.token_urlsafe(24)
+        if not token.startswith("-"):
+            return token
 
 
 def token_hash(token: str) -> str:

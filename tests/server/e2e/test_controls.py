@@ -588,7 +588,7 @@ def test_playing_keys_hints_and_leaving(web_server: Any, new_page: Any, artifact
             ann.wait_for_selector(".hint-text:not(:has-text('thinking'))", timeout=60_000)
             hint = ann.locator(".hint-text").inner_text()
             # what it advises and how sure: the intervals and the samples behind them
-            assert hint.startswith("Hint: ") and "(95% interval " in hint and re.search(r", \d+ samples?$", hint), hint
+            assert hint.startswith("Hint: ") and "(95% interval " in hint and re.search(r", [\d,]+ samples?$", hint), hint
             assert ann.locator("button.action.hinted:enabled").count() == 1
         takes = ann.locator("[data-testid=action-take]:enabled")
         if decision == "turn" and "tab" not in done:

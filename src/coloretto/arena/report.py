@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import IO, Any, Final
 
 from .._optional import require
+from ..text import plural
 from .ratings import Rating, p_ahead
 from .stats import Estimate
 from .tournament import Summary, TournamentResult
@@ -159,7 +160,7 @@ def write_csv(result: TournamentResult, path: str) -> None:
 
 def deals_text(deals: int) -> str:
     """``"1 duplicate deal"``, ``"2 duplicate deals"``."""
-    return f"{deals} duplicate deal{'' if deals == 1 else 's'}"
+    return plural(deals, "duplicate deal")
 
 
 def win_share_bars(

@@ -45,6 +45,7 @@ from ..engine.cards import CARD_NAMES, COLORS
 from ..engine.observation import observe
 from ..engine.record import replay
 from ..engine.state import PLACE, GameState
+from ..text import plural
 from .main import UsageError
 from .replay import action_label, invalid_record_message, read_record_file
 
@@ -281,7 +282,7 @@ def _print_text(args: argparse.Namespace, budget: Budget, analysis: dict[str, An
         spent = f"{args.budget} per decision (a time budget: not reproducible), seed {args.seed}"
     spent += f", evaluator {_evaluators(analysis)}"
     console.print(
-        f"{args.record}: {_count(len(analysis['decisions']), 'decision')} analysed ({spent})"
+        f"{args.record}: {plural(len(analysis['decisions']), 'decision')} analysed ({spent})"
         + (
             f"; final scores {', '.join(map(str, scores))}"
             if scores is not None
@@ -296,11 +297,11 @@ def _print_text(args: argparse.Namespace, budget: Budget, analysis: dict[str, An
         markup=False,
     )
     for s in summarize(analysis, args.top):
-        head = f"\nseat {s['seat'] + 1} ({s['name']}): {_count(s['decisions'], 'decision')}, "
+        head = f"\nseat {s['seat'] + 1} ({s['name']}): {plural(s['decisions'], 'decision')}, "
         if s["mistakes"]:
-            many = "mistake" if s["mistakes"] == 1 else "mistakes"
             head += (
-                f"{s['mistakes']} {many}, losing {100 * s['mistake_win_prob_loss']:.1f} "
+                f"{plural(s['mistakes'], 'mistake')}, losing "
+                f"{100 * s['mistake_win_prob_loss']:.1f} "
                 "percentage points of win chance in all"
             )
         else:
@@ -423,8 +424,3 @@ def run(args: argparse.Namespace) -> int:
         return 0
     _print_text(args, budget, analysis)
     return 0
-
-
-def _count(n: int, word: str) -> str:
-    """``n`` and ``word``, plural unless ``n`` is 1 ("1 decision", "3 decisions")."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"

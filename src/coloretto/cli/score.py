@@ -35,6 +35,7 @@ from rich.text import Text
 from ..engine.cards import CARDS_PER_COLOR, NUM_COLORS, NUM_PLUS2
 from ..engine.rules import Rules
 from ..engine.tally import EmptyTallyError, TallyError, scoring_rules, tally_report
+from ..text import plural
 from .main import UsageError
 
 RESERVED = ("joker", "golden_joker", "plus2", "last_round")
@@ -256,10 +257,6 @@ def _label_text(label: str) -> Text:
     return Text(label, style=_STYLES.get(label.casefold(), "bold"))
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def render(result: dict[str, Any], tally: Tally, console: Console) -> None:
     """Print the readable breakdown of :func:`score_tally`'s ``result`` on ``console``."""
     typed = dict(zip(tally.labels, tally.counts, strict=True))
@@ -314,11 +311,11 @@ def render(result: dict[str, Any], tally: Tally, console: Console) -> None:
         notes.append("No colour cards.")
     if result["jokers"]:
         where = ", ".join(
-            f"{_plural(n, 'joker')} to {label}" for label, n in result["jokers"].items()
+            f"{plural(n, 'joker')} to {label}" for label, n in result["jokers"].items()
         )
         notes.append(
             f"Jokers placed for the highest total ({where}), best of "
-            f"{_plural(result['placements'], 'placement')} tried."
+            f"{plural(result['placements'], 'placement')} tried."
         )
     ignored = [label for label, c in result["counts"].items() if c == 0]
     if ignored:

@@ -17,6 +17,7 @@ from ..agents.registry import check_spec
 from ..engine.errors import ConfigurationError
 from ..engine.rules import PRESETS, TABLES
 from ..engine.rules import preset as make_preset
+from ..text import plural
 from .main import UsageError
 from .simulate import run_secret
 
@@ -349,7 +350,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _games(count: int) -> str:
     """``"1 finished game is"``, ``"4 finished games are"``."""
-    return f"{count} finished game is" if count == 1 else f"{count} finished games are"
+    return plural(count, "finished game is", "finished games are")
 
 
 def _load_checkpoint(args: argparse.Namespace, config: Any) -> tuple[Any, list[Any]]:

@@ -42,6 +42,7 @@ from ..engine.rules import Rules
 from ..engine.scoring import ScoreBreakdown
 from ..engine.state import PLACE, GameState
 from ..engine.step import GameResult, Step
+from ..text import plural
 from . import render
 from .keyboard import Advisor, Keyboard, Quit, hint_table
 from .saving import finished_game_scores, session_record
@@ -177,7 +178,7 @@ class TerminalGame:
         if self.game.entries:
             n = len(self.game.entries)
             self.console.print(
-                Text(f"Resuming after {n} recorded action{'' if n == 1 else 's'}.", style="bold")
+                Text(f"Resuming after {plural(n, 'recorded action')}.", style="bold")
             )
         if not self.game_scores:
             self.game_scores = finished_game_scores(self.game)

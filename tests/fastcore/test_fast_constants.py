@@ -101,8 +101,11 @@ def test_the_machine_code_holds_the_engine_values() -> None:
 FASTCORE = Path(L.__file__).parent
 
 OWN_NUMBERS = {
+    "heuristic": r"H_\w+|_(OPEN|ROOM|FULL|LEFT|TRIAL|BASE|BONUS|GOT|JB|FIRST_OUT|W|RISK|TOTAL)"
+    r"|_(ROW_FLAGS|SEAT_VALUES|CTX|MANY_CARDS)",
     "kernels": r"_SMALL_N|NO_CHOICE",
-    "search": r"NODE_(SEAT|NACTS|TOTAL|CODES)|EVAL_\w+|P_\w+|F_PARAMS|I_PARAMS|R_\w+|_NO_ROW",
+    "search": r"NODE_(SEAT|NACTS|TOTAL|CODES)|EVAL_\w+|P_\w+|F_PARAMS|I_PARAMS|R_\w+|_NO_ROW"
+    r"|PRIORS_\w+",
     "selfplay": r"(?!)",
     "value": r"HIDDEN_CELLS|SEATS_AT|[SRG]_(PRESENT|CARDS_LEFT)",
     "vector": r"EXTERNAL|OBS_\w+|REWARD_\w+|NO_ERROR",

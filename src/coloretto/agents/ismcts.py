@@ -42,7 +42,7 @@ from ..engine.rules import Rules
 from ..engine.seeds import Rng
 from ..engine.state import CHOOSE, GameState
 from .base import Agent, Budget, SeesTrueState
-from .heuristic import heuristic_scores
+from .heuristic import heuristic_scores, params_for
 from .mcts import THRESHOLD_A, THRESHOLD_B, SearchParams, SearchResult, decision_rng, search
 from .value import ValueModel
 
@@ -86,6 +86,11 @@ class ISMCTSParams:
         root_heuristic: the root's priors come from ``heuristic``'s action values (one
             Python call per decision); the other nodes' from the compiled ``gain_priors``
             (the ``threshold`` policy's measure of each action).
+        tree_priors: the priors of the other nodes: ``"gain"`` (the compiled ``gain_priors``
+            from a node's creation) or ``"heuristic"`` (from the node's ``judge_visits``-th
+            visit, a softmax of the compiled heuristic's values, ``fastcore.heuristic``,
+            which weighs the opponents' rows as ``mcts``'s priors do).
+        judge_visits: see ``tree_priors``.
     """
 
     c_puct: float = 1.0
@@ -97,6 +102,8 @@ class ISMCTSParams:
     check_every: int = 16
     prior_temp: float = 3.0
     root_heuristic: bool = True
+    tree_priors: str = "gain"
+    judge_visits: int = 2
 
 
 def _fast() -> Any:
@@ -112,6 +119,7 @@ class ISMCTSAgent(Agent):
     Raises (at construction):
         ConfigurationError: the fast core (``fast`` extra) is not installed, or the
             learned value cannot be loaded for a value evaluation.
+        ValueError: an unknown ``evaluation`` or ``tree_priors`` in ``params``.
     """
 
     name = "ismcts"
@@ -138,6 +146,10 @@ class ISMCTSAgent(Agent):
         if self.params.evaluation not in fs.EVALUATIONS:
             raise ValueError(
                 f"unknown evaluation {self.params.evaluation!r}; known: {', '.join(fs.EVALUATIONS)}"
+            )
+        if self.params.tree_priors not in fs.PRIORS:
+            raise ValueError(
+                f"unknown tree priors {self.params.tree_priors!r}; known: {', '.join(fs.PRIORS)}"
             )
         self._weights: tuple[np.ndarray, ...] | None = None
         self._value_scale = 20.0
@@ -196,9 +208,14 @@ class ISMCTSAgent(Agent):
         iters, secs = self._limits()
         p = self.params
         root_prior = None
+        st = observation.state
         if p.root_heuristic and p.prior_temp > 0:
-            st = observation.state
             root_prior = _heuristic_priors(st, st.legal_codes(), p.prior_temp)
+        weights = None
+        if p.tree_priors == "heuristic":
+            from ..fastcore.heuristic import params_array
+
+            weights = params_array(params_for(st))
         tree = self._tree_for(iters, secs)
         it = self._fs.search_arrays(
             a,
@@ -220,6 +237,9 @@ class ISMCTSAgent(Agent):
             root_prior=root_prior,
             root_round_robin=round_robin,
             sample=not self.needs_true_state,
+            priors=p.tree_priors,
+            judge_visits=p.judge_visits,
+            heuristic=weights,
         )
         return self._result(tree, it, time.perf_counter() - t0)
 
@@ -318,7 +338,7 @@ class ValueISMCTSAgent(ISMCTSAgent):
         params: ISMCTSParams | None = None,
         model: ValueModel | None = None,
     ) -> None:
-        super().__init__(seed, budget, params or ISMCTSParams(evaluation="round_value"), model)
+        super().__init__(seed, budget, params or ISMCTSParams(evaluation="round_value", tree_priors="heuristic"), model)
 
 
 class ValueOracleAgent(SeesTrueState, ValueISMCTSAgent):

@@ -56,6 +56,7 @@ objmode: Any = _numba.objmode
 
 from . import kernels as K
 from . import value as V
+from .heuristic import H_PARAMS, heuristic_values
 from .layout import (
     CAPS,
     COLLECTION_SIZE,
@@ -118,7 +119,9 @@ NODE_NACTS: Final = 1
 NODE_TOTAL: Final = 2
 NODE_CODES: Final = 3
 NODE_KIDS: Final = NODE_CODES + MAX_ACTIONS
-NODE_CELLS: Final = NODE_KIDS + MAX_ACTIONS
+NODE_JUDGED: Final = NODE_KIDS + MAX_ACTIONS
+"""1 once the node's priors are the heuristic's (``PRIORS_HEURISTIC``)."""
+NODE_CELLS: Final = NODE_JUDGED + 1
 
 # evaluation of a leaf
 EVAL_ROLLOUT: Final = 0
@@ -137,14 +140,30 @@ P_THRESHOLD_B: Final = 4
 P_DEADLINE: Final = 5
 P_VALUE_SCALE: Final = 6
 P_PRIOR_TEMP: Final = 7
-F_PARAMS: Final = 8
+P_HEURISTIC: Final = 8
+"""First of the ``H_PARAMS`` weights of the compiled heuristic (``fastcore.heuristic``)."""
+F_PARAMS: Final = P_HEURISTIC + H_PARAMS
 # integer parameters (``iparams``)
 P_ITERATIONS: Final = 0
 P_EVAL: Final = 1
 P_CHECK_EVERY: Final = 2
 P_ROOT_ROBIN: Final = 3
 P_SAMPLE: Final = 4
-I_PARAMS: Final = 5
+P_PRIORS: Final = 5
+"""``PRIORS_GAIN`` or ``PRIORS_HEURISTIC``."""
+P_JUDGE_VISITS: Final = 6
+"""With ``PRIORS_HEURISTIC``: the visits of a node after which its priors are the
+heuristic's."""
+I_PARAMS: Final = 7
+
+# priors of the nodes below the root
+PRIORS_GAIN: Final = 0
+"""``gain_priors`` (or uniform at temperature 0) from a node's creation."""
+PRIORS_HEURISTIC: Final = 1
+"""``gain_priors`` until the node has ``P_JUDGE_VISITS`` visits, then a softmax of the
+compiled heuristic's values (``fastcore.heuristic``): the priors of ``mcts``, which judge
+the opponents' rows too."""
+PRIORS: Final = {"gain": PRIORS_GAIN, "heuristic": PRIORS_HEURISTIC}
 
 # root statistics columns (``Tree.root``)
 R_VISITS: Final = 0
@@ -476,6 +495,7 @@ def new_node(
     nodes[idx, NODE_SEAT] = s[TO_MOVE]
     nodes[idx, NODE_NACTS] = k
     nodes[idx, NODE_TOTAL] = 0
+    nodes[idx, NODE_JUDGED] = 0
     u = 1.0 / k if k > 0 else 0.0
     for i in range(MAX_ACTIONS):
         nodes[idx, NODE_CODES + i] = codes[i] if i < k else -1
@@ -515,6 +535,39 @@ def select_action(
             best_v = v
             best_i = i
     return best_i
+
+
+@njit(cache=True)
+def judge_node(
+    nodes: np.ndarray,
+    prior: np.ndarray,
+    node: int,
+    s: np.ndarray,
+    fparams: np.ndarray,
+    codes: np.ndarray,
+    scratch: np.ndarray,
+    cnt: np.ndarray,
+) -> None:
+    """Set the priors of ``node`` (the decision of ``s``) to a softmax, at temperature
+    ``fparams[P_PRIOR_TEMP]`` points, of the compiled heuristic's values of its actions
+    (``PRIORS_HEURISTIC``); marks the node judged. ``scratch``: float64[MAX_ACTIONS]."""
+    nodes[node, NODE_JUDGED] = 1
+    k = nodes[node, NODE_NACTS]
+    temp = fparams[P_PRIOR_TEMP]
+    if k < 2 or temp <= 0.0:
+        return
+    for i in range(k):
+        codes[i] = nodes[node, NODE_CODES + i]
+    heuristic_values(s, codes, k, fparams[P_HEURISTIC : P_HEURISTIC + H_PARAMS], scratch, cnt)
+    top = scratch[0]
+    for i in range(1, k):
+        top = max(top, scratch[i])
+    z = 0.0
+    for i in range(k):
+        scratch[i] = np.exp((scratch[i] - top) / temp)
+        z += scratch[i]
+    for i in range(k):
+        prior[node, i] = scratch[i] / z
 
 
 @njit(cache=True)
@@ -560,6 +613,8 @@ def run_search(
     mode = iparams[P_EVAL]
     every = max(1, iparams[P_CHECK_EVERY])
     robin = iparams[P_ROOT_ROBIN] != 0
+    judge = iparams[P_PRIORS] == PRIORS_HEURISTIC
+    judge_visits = iparams[P_JUDGE_VISITS]
     s = root_state.copy()
     codes = np.empty(NUM_DISTINCT_ACTIONS, np.int32)
     opts = np.empty(NUM_DISTINCT_ACTIONS, np.int32)
@@ -585,6 +640,7 @@ def run_search(
     if root_prior[0] >= 0.0:
         for i in range(nodes[0, NODE_NACTS]):
             prior[0, i] = root_prior[i]
+        nodes[0, NODE_JUDGED] = 1
     it = 0
     while it < limit:
         if deadline > 0.0 and it > 0 and it % every == 0 and _now() >= deadline:
@@ -597,6 +653,8 @@ def run_search(
             if node == 0 and robin:
                 i = it % nodes[0, NODE_NACTS]
             else:
+                if judge and nodes[node, NODE_JUDGED] == 0 and nodes[node, NODE_TOTAL] >= judge_visits:
+                    judge_node(nodes, prior, node, s, fparams, codes, pscratch, cnt)
                 i = select_action(nodes, visits, reward, prior, node, c_puct)
             code = nodes[node, NODE_CODES + i]
             path_node[depth] = node
@@ -704,6 +762,9 @@ def search_arrays(
     root_prior: np.ndarray | None = None,
     root_round_robin: bool = False,
     sample: bool = True,
+    priors: str = "gain",
+    judge_visits: int = 2,
+    heuristic: np.ndarray | None = None,
 ) -> int:
     """Run ``run_search`` on the fast state ``a`` (``int32[layout.SIZE]``, a TURN or PLACE
     decision) with ``tree``; return the iterations run (the root statistics are in
@@ -722,13 +783,18 @@ def search_arrays(
         root_round_robin: visit the root's actions in turn (every action the same number
             of iterations, give or take one) instead of by PUCT: unbiased per-action
             estimates for an advisor; below the root the search is unchanged.
+        priors: the priors below the root, a key of ``PRIORS``: ``gain`` (``gain_priors``)
+            or ``heuristic`` (``gain_priors`` until a node has ``judge_visits`` visits, then
+            the compiled heuristic's, with the weights ``heuristic``:
+            ``fastcore.heuristic.params_array`` of ``agents.heuristic.params_for``).
         sample: reshuffle the unseen cards of the draw pile at every iteration (the default:
             ``a`` may be an observation's redacted state); ``False`` plays ``a``'s draw pile in
             its order at every iteration: the oracle, measurement only, for a true state.
 
     Raises:
         ValueError: no budget, a state that is not a turn or place decision, an unknown
-            evaluation, or a value evaluation without weights.
+            evaluation or priors, a value evaluation without weights, or the heuristic's
+            priors without its weights.
     """
     if iterations is None and seconds is None:
         raise ValueError("give iterations, seconds or both")
@@ -736,6 +802,10 @@ def search_arrays(
         raise ValueError(
             f"the compiled search starts at a turn or place decision, not phase {a[PHASE]}"
         )
+    if priors not in PRIORS:
+        raise ValueError(f"unknown priors {priors!r}; known: {', '.join(PRIORS)}")
+    if priors == "heuristic" and heuristic is None:
+        raise ValueError("priors 'heuristic' need the heuristic's weights")
     if evaluation not in EVALUATIONS:
         raise ValueError(f"unknown evaluation {evaluation!r}; known: {', '.join(EVALUATIONS)}")
     mode = EVALUATIONS[evaluation]
@@ -751,6 +821,8 @@ def search_arrays(
     fparams[P_DEADLINE] = 0.0 if seconds is None else t0 + seconds
     fparams[P_VALUE_SCALE] = value_scale
     fparams[P_PRIOR_TEMP] = prior_temp
+    if heuristic is not None:
+        fparams[P_HEURISTIC : P_HEURISTIC + H_PARAMS] = heuristic
     rp = np.full(MAX_ACTIONS, -1.0)
     if root_prior is not None:
         rp[: len(root_prior)] = root_prior
@@ -760,6 +832,8 @@ def search_arrays(
     iparams[P_CHECK_EVERY] = check_every
     iparams[P_ROOT_ROBIN] = 1 if root_round_robin else 0
     iparams[P_SAMPLE] = 1 if sample else 0
+    iparams[P_PRIORS] = PRIORS[priors]
+    iparams[P_JUDGE_VISITS] = judge_visits
     rng = np.empty(1, np.uint64)
     K.seed_rng(rng, np.uint64(seed & ((1 << 64) - 1)), 0)
     w = _NO_WEIGHTS if weights is None else weights

@@ -459,15 +459,21 @@ def gain_priors(
                 out[i] = a_pts * (1.0 - filled / cap) + b_pts
             else:
                 out[i] = K._score_plus_row(s, seat, codes[i] - _TAKE0, NO_CARD, cnt) - base
-    top = out[0]
+    softmax(out, k, temp)
+
+
+@njit(cache=True)
+def softmax(x: np.ndarray, k: int, temp: float) -> None:
+    """Replace the values ``x[:k]`` by their softmax at temperature ``temp`` (same units)."""
+    top = x[0]
     for i in range(1, k):
-        top = max(top, out[i])
+        top = max(top, x[i])
     z = 0.0
     for i in range(k):
-        out[i] = np.exp((out[i] - top) / temp)
-        z += out[i]
+        x[i] = np.exp((x[i] - top) / temp)
+        z += x[i]
     for i in range(k):
-        out[i] /= z
+        x[i] /= z
 
 
 # ----- tree ---------------------------------------------------------------------------------
@@ -559,15 +565,9 @@ def judge_node(
     for i in range(k):
         codes[i] = nodes[node, NODE_CODES + i]
     heuristic_values(s, codes, k, fparams[P_HEURISTIC : P_HEURISTIC + H_PARAMS], scratch, cnt)
-    top = scratch[0]
-    for i in range(1, k):
-        top = max(top, scratch[i])
-    z = 0.0
+    softmax(scratch, k, temp)
     for i in range(k):
-        scratch[i] = np.exp((scratch[i] - top) / temp)
-        z += scratch[i]
-    for i in range(k):
-        prior[node, i] = scratch[i] / z
+        prior[node, i] = scratch[i]
 
 
 @njit(cache=True)

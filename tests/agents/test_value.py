@@ -211,6 +211,30 @@ def test_train_value_is_reproducible_and_its_model_plays(tmp_path: Path, capsys)
     assert game.state.is_over()
 
 
+def test_train_value_with_the_heuristic_playing_the_self_play(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``--policy heuristic``: the compiled heuristic plays the self-play games (other
+    positions than ``threshold``'s from the same seed, the same ones again from it), and the
+    model says so in its metadata."""
+    from coloretto.agents.value_train import generate
+
+    heur = generate(32, 4, policy="heuristic")
+    assert all(np.array_equal(x, y) for x, y in zip(heur, generate(32, 4, policy="heuristic")))
+    thr = generate(32, 4, policy="threshold")
+    assert len(heur[0]) != len(thr[0]) or not np.array_equal(heur[0], thr[0])
+    with pytest.raises(ValueError, match="unknown self-play policy 'random'"):
+        generate(32, 4, policy="random")
+    out = tmp_path / "h.npz"
+    assert main(["train", "value", "--games", "32", "--seed", "4", "--epochs", "1", "--hidden",
+                 "8", "--policy", "heuristic", "--out", str(out), "--json"]) == 0
+    meta = json.loads(capsys.readouterr().out)
+    assert meta["policy"].startswith("heuristic,")
+    assert read_value_model(out).meta["policy"] == meta["policy"]
+    with pytest.raises(SystemExit) as exit_info:
+        main(["train", "value", "--games", "32", "--policy", "best", "--out", str(tmp_path / "x.npz")])
+    assert exit_info.value.code == 2
+    assert "invalid choice: 'best'" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     "argv",
     [

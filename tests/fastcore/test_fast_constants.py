@@ -106,7 +106,7 @@ OWN_NUMBERS = {
     "kernels": r"_SMALL_N|NO_CHOICE",
     "search": r"NODE_(SEAT|NACTS|TOTAL|CODES)|EVAL_\w+|P_\w+|F_PARAMS|I_PARAMS|R_\w+|_NO_ROW"
     r"|PRIORS_\w+",
-    "selfplay": r"(?!)",
+    "selfplay": r"SELFPLAY_\w+",
     "value": r"HIDDEN_CELLS|SEATS_AT|[SRG]_(PRESENT|CARDS_LEFT)",
     "vector": r"EXTERNAL|OBS_\w+|REWARD_\w+|NO_ERROR",
 }

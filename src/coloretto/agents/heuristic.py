@@ -48,6 +48,7 @@ from ..engine import actions as A
 from ..engine.actions import Action
 from ..engine.cards import GOLDEN_JOKER, JOKER
 from ..engine.observation import Observation
+from ..engine.rules import Rules
 from ..engine.state import CHOOSE, PLACE, TURN, UNTAKEN, GameState
 from .base import Agent, Budget
 from .features import RowGains, turn_order_after, unseen_counts
@@ -62,6 +63,7 @@ __all__ = [
     "intake_volume",
     "main_colors",
     "params_for",
+    "params_for_rules",
 ]
 
 
@@ -143,9 +145,18 @@ def params_for(st: GameState, version: str = "current") -> HeuristicParams:
     Raises:
         ValueError: an unknown version.
     """
+    return params_for_rules(st.rules, version)
+
+
+def params_for_rules(rules: Rules, version: str = "current") -> HeuristicParams:
+    """``params_for`` by the rules alone: the weights depend only on the score table.
+
+    Raises:
+        ValueError: an unknown version.
+    """
     if version not in PARAMS_VERSIONS:
         raise ValueError(f"unknown heuristic version {version!r}: one of {PARAMS_VERSIONS}")
-    if st.rules.table != "violet":
+    if rules.table != "violet":
         return DEFAULT_PARAMS
     return VIOLET_PARAMS if version == "current" else VIOLET_V1_PARAMS
 

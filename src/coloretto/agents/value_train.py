@@ -3,8 +3,8 @@ core, a small PyTorch multilayer perceptron, weights written for NumPy/Numba inf
 
 1. **Data** (``generate``): ``games`` self-play games spread evenly over ``TRAIN_RULES``
    (2 to 5 players, classic and modern editions, brown and violet tables), played and
-   recorded by ``coloretto.fastcore.selfplay.record_games`` (``threshold`` policy with
-   exploration; positions kept at random; features from the seat to move; targets: each
+   recorded by ``coloretto.fastcore.selfplay.record_games`` (the ``threshold`` policy, or
+   with ``policy="heuristic"`` the compiled heuristic, with exploration; positions kept at random; features from the seat to move; targets: each
    seat's win share and final margin).
 2. **Fit** (``fit``): the perceptron of ``coloretto.fastcore.value`` (ReLU, two hidden
    layers), loss = cross-entropy of the softmax over the present seats against the win
@@ -58,10 +58,16 @@ class TrainResult:
 
 
 def generate(
-    games: int, seed: int, explore: float = EXPLORE, keep: float = KEEP
+    games: int,
+    seed: int,
+    explore: float = EXPLORE,
+    keep: float = KEEP,
+    policy: str = "threshold",
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play and record ``games`` self-play games (module docstring), the games of each rule
-    set of ``TRAIN_RULES`` interleaved in game order.
+    set of ``TRAIN_RULES`` interleaved in game order. ``policy``: a key of
+    ``fastcore.selfplay.SELFPLAY_POLICIES`` (``threshold`` or ``heuristic``, with the
+    heuristic's weights of each rule set's table).
 
     Returns:
         ``(features, players, win, margin, game)``: ``float32[P, N_FEATURES]``,
@@ -69,17 +75,22 @@ def generate(
         absent seats) and ``int64[P]`` the index of each position's game.
 
     Raises:
-        ValueError: ``games`` < 1, or ``explore`` / ``keep`` outside [0, 1].
+        ValueError: ``games`` < 1, ``explore`` / ``keep`` outside [0, 1], or an unknown
+            policy.
     """
     from ..fastcore.api import rules_template
-    from ..fastcore.selfplay import record_games
+    from ..fastcore.heuristic import params_array
+    from ..fastcore.selfplay import SELFPLAY_POLICIES, record_games
     from ..fastcore.value import N_FEATURES
+    from .heuristic import params_for_rules
     from .mcts import THRESHOLD_A, THRESHOLD_B
 
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
     if not (0.0 <= explore <= 1.0 and 0.0 < keep <= 1.0):
         raise ValueError("explore must be in [0, 1] and keep in (0, 1]")
+    if policy not in SELFPLAY_POLICIES:
+        raise ValueError(f"unknown self-play policy {policy!r}; known: {', '.join(SELFPLAY_POLICIES)}")
     parts: list[tuple[np.ndarray, ...]] = []
     root = np.uint64(seed & ((1 << 64) - 1))
     nrules = len(TRAIN_RULES)
@@ -109,6 +120,8 @@ def generate(
             win,
             margin,
             game_of,
+            SELFPLAY_POLICIES[policy],
+            params_array(params_for_rules(rules)),
         )
         parts.append((f[:m], slots[:m], win[:m], margin[:m], game_of[:m]))
     merged = [np.concatenate([p[i] for p in parts]) for i in range(5)]
@@ -230,9 +243,11 @@ def train_value(
     hidden: int = 64,
     epochs: int = 6,
     margin_scale: float = 20.0,
+    policy: str = "threshold",
     progress: Callable[[str], None] | None = None,
 ) -> TrainResult:
-    """Generate ``games`` self-play games and fit the value to them (module docstring).
+    """Generate ``games`` self-play games played by ``policy`` (``generate``) and fit the
+    value to them (module docstring).
 
     Raises:
         ValueError: bad counts.
@@ -242,7 +257,7 @@ def train_value(
 
     say = progress or (lambda text: None)
     t0 = time.perf_counter()
-    data = generate(games, seed)
+    data = generate(games, seed, policy=policy)
     t_gen = time.perf_counter() - t0
     say(f"self-play: {games} games, {len(data[0])} positions in {t_gen:.1f} s")
     t1 = time.perf_counter()
@@ -262,7 +277,7 @@ def train_value(
         "epochs": epochs,
         "positions": len(data[0]),
         "rules": [r.to_dict() for r in TRAIN_RULES],
-        "policy": f"threshold, explore {EXPLORE}, keep {KEEP}",
+        "policy": f"{policy}, explore {EXPLORE}, keep {KEEP}",
         "seconds_selfplay": round(t_gen, 2),
         "seconds_fit": round(t_fit, 2),
         **{k: round(v, 5) for k, v in figures.items()},

@@ -1,7 +1,8 @@
 """``coloretto train value`` and ``coloretto train policy``: train the learned value from
 fast-core self-play, or the policy on the batched environment.
 
-``coloretto train value --games N --seed S --out FILE [--epochs E] [--hidden H] [--json]``
+``coloretto train value --games N --seed S --out FILE [--epochs E] [--hidden H]
+[--policy threshold|heuristic] [--json]``
 plays N self-play games (``coloretto.agents.value_train``), fits the value and writes the
 model file (``coloretto.agents.value``). The same seed gives the same weights. Needs the
 ``train`` extra (PyTorch) and the ``fast`` extra (Numba).
@@ -39,8 +40,8 @@ def register(subparsers: Any) -> None:
         "value",
         help="self-play games in the fast core, then fit the value (PyTorch)",
         description=(
-            "Play self-play games in the fast core (threshold policy with exploration, "
-            "2 to 5 players, classic and modern, brown and violet tables), fit a small "
+            "Play self-play games in the fast core (the threshold policy or the heuristic, "
+            "with exploration; 2 to 5 players, classic and modern, brown and violet tables), fit a small "
             "multilayer perceptron that predicts each seat's chance to win and final "
             "margin, and write it as a .npz model file (NumPy inference)."
         ),
@@ -53,6 +54,16 @@ def register(subparsers: Any) -> None:
     )
     v.add_argument(
         "--hidden", type=int, default=64, help="units per hidden layer, 4 to 240 (default 64)"
+    )
+    v.add_argument(
+        "--policy",
+        choices=("threshold", "heuristic"),
+        default="threshold",
+        help=(
+            "who plays the self-play games: threshold (the search's rollout policy, the "
+            "default; the shipped model) or heuristic (the compiled heuristic: stronger play, "
+            "slower games)"
+        ),
     )
     v.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     v.add_argument("--json", action="store_true", help="print the model's metadata as JSON")
@@ -175,7 +186,12 @@ def run_value(args: argparse.Namespace) -> int:
 
     try:
         result = train_value(
-            args.games, args.seed, hidden=args.hidden, epochs=args.epochs, progress=say
+            args.games,
+            args.seed,
+            hidden=args.hidden,
+            epochs=args.epochs,
+            policy=args.policy,
+            progress=say,
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from None

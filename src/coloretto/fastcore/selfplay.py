@@ -2,8 +2,9 @@
 # (Numba kernels compute with numpy scalar types; their int annotations document intent.)
 """Self-play games in the fast core that record training positions for the learned value.
 
-Every seat plays the ``threshold`` rollout policy of the search (``search.threshold_code``)
-with an exploration rate: with probability ``explore`` a decision is uniform over the
+Every seat plays one policy, ``SELFPLAY_THRESHOLD`` (the ``threshold`` rollout policy of the
+search, ``search.threshold_code``) or ``SELFPLAY_HEURISTIC`` (the compiled heuristic's best
+action, ``fastcore.heuristic``; ties to the lower code), with an exploration rate: with probability ``explore`` a decision is uniform over the
 legal actions instead. At a decision with a choice, the position is kept with probability
 ``keep``: its features (``value.features``, from the seat to move) are written out, and
 once the game ends its targets: per seat slot (turn order from the seat to move) the win
@@ -15,7 +16,7 @@ best other score, in points). Game ``g`` is dealt and played from its own random
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import numpy as np
 
@@ -27,10 +28,16 @@ njit: Callable[..., Callable[[_F], _F]] = _numba.njit
 
 from . import kernels as K
 from . import value as V
+from .heuristic import heuristic_values
 from .layout import COLLECTION_SIZE, MAX_SEATS, NUM_DISTINCT_ACTIONS, PHASE, PLACE, TO_MOVE, TURN, N
 from .search import threshold_code
 
-__all__ = ["record_games"]
+__all__ = ["SELFPLAY_HEURISTIC", "SELFPLAY_POLICIES", "SELFPLAY_THRESHOLD", "record_games"]
+
+SELFPLAY_THRESHOLD: Final = 0
+SELFPLAY_HEURISTIC: Final = 1
+SELFPLAY_POLICIES: Final = {"threshold": SELFPLAY_THRESHOLD, "heuristic": SELFPLAY_HEURISTIC}
+"""The self-play policies by name (``coloretto train value --policy``)."""
 
 
 @njit(cache=True)
@@ -49,18 +56,22 @@ def record_games(
     win: np.ndarray,
     margin: np.ndarray,
     game_of: np.ndarray,
+    policy: int,
+    hp: np.ndarray,
 ) -> int:
     """Play the ``count`` games ``first_game + i * stride`` under the rules of
     ``template`` (a fast state's rule cells, ``rules_template``) and record positions
     (module docstring) into ``feats[i]`` (``N_FEATURES`` floats), ``slots[i]`` (players),
     ``win[i, k]`` / ``margin[i, k]`` for the seat slots ``k < players`` and ``game_of[i]``
-    (the game's index); stops early when the arrays are full. Returns the positions
-    written."""
+    (the game's index); stops early when the arrays are full. ``policy``: a value of
+    ``SELFPLAY_POLICIES``; ``hp``: the heuristic's weights (``heuristic.params_array``) for
+    ``SELFPLAY_HEURISTIC``. Returns the positions written."""
     s = template.copy()
     rng = np.empty(1, np.uint64)
     codes = np.empty(NUM_DISTINCT_ACTIONS, np.int32)
     opts = np.empty(NUM_DISTINCT_ACTIONS, np.int32)
     cnt = np.empty(COLLECTION_SIZE, np.int64)
+    vals = np.empty(NUM_DISTINCT_ACTIONS, np.float64)
     n = template[N]
     movers = np.empty(4096, np.int64)
     rows = np.empty(4096, np.int64)
@@ -85,6 +96,13 @@ def record_games(
             u = (K.below(rng, 1 << 30) + 0.5) / (1 << 30)
             if k > 1 and u < explore:
                 code = codes[K.below(rng, k)]
+            elif policy == SELFPLAY_HEURISTIC and k > 1:
+                heuristic_values(s, codes, k, hp, vals, cnt)
+                best = 0
+                for i in range(1, k):
+                    if vals[i] > vals[best]:
+                        best = i
+                code = codes[best]
             else:
                 code = threshold_code(s, codes, k, a_pts, b_pts, rng, opts, cnt)
             K.apply_code(s, code, cnt)

@@ -78,8 +78,16 @@ def _unseen_shuffled(state: GameState, rng: random.Random) -> GameState:
     return twin
 
 
-@pytest.mark.parametrize("budget", [Budget(iterations=400), Budget(iterations=2500)])
-def test_decision_unchanged_when_the_unseen_cards_are_reshuffled(budget: Budget) -> None:
+@pytest.mark.parametrize(
+    ("budget", "name"),
+    [
+        (Budget(iterations=400), "ismcts"),
+        (Budget(iterations=2500), "ismcts"),
+        # expert's search: the learned value and the heuristic's priors in the tree
+        (Budget(iterations=1500), "ismcts-value"),
+    ],
+)
+def test_decision_unchanged_when_the_unseen_cards_are_reshuffled(budget: Budget, name: str) -> None:
     rng = random.Random(5)
     checked = 0
     for seed in range(6):
@@ -94,7 +102,8 @@ def test_decision_unchanged_when_the_unseen_cards_are_reshuffled(budget: Budget)
         results = []
         for st in (state, _unseen_shuffled(state, rng), _unseen_shuffled(state, rng)):
             assert st.pile != state.pile or st is state
-            agent = ISMCTSAgent(seed=9, budget=budget)
+            agent = make_agent(name, 9, budget)
+            assert isinstance(agent, ISMCTSAgent)
             agent.reset(seat, st.rules)
             action = agent.act(observe(st, seat), legal)
             assert agent.last is not None

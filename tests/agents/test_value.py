@@ -235,6 +235,17 @@ def test_train_value_with_the_heuristic_playing_the_self_play(tmp_path: Path, ca
     assert "invalid choice: 'best'" in capsys.readouterr().err
 
 
+def test_self_play_policy_names_are_the_compiled_codes() -> None:
+    """A policy's position in ``SELFPLAY_POLICIES`` is the code the compiled self-play
+    reads."""
+    from coloretto.agents.value_train import SELFPLAY_POLICIES
+    from coloretto.fastcore.selfplay import SELFPLAY_HEURISTIC, SELFPLAY_THRESHOLD
+
+    assert SELFPLAY_POLICIES.index("threshold") == SELFPLAY_THRESHOLD
+    assert SELFPLAY_POLICIES.index("heuristic") == SELFPLAY_HEURISTIC
+    assert len(SELFPLAY_POLICIES) == 2
+
+
 @pytest.mark.parametrize(
     "argv",
     [

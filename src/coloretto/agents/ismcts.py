@@ -160,6 +160,7 @@ class ISMCTSAgent(Agent):
             self._weights = model.weights
             self._value_scale = model.margin_scale
         self._tree: Any = None
+        self._heuristic: dict[str, np.ndarray] = {}
         self.last: SearchResult | None = None
 
     def reset(self, seat: int, rules: Rules) -> None:
@@ -211,11 +212,7 @@ class ISMCTSAgent(Agent):
         st = observation.state
         if p.root_heuristic and p.prior_temp > 0:
             root_prior = _heuristic_priors(st, st.legal_codes(), p.prior_temp)
-        weights = None
-        if p.tree_priors == "heuristic":
-            from ..fastcore.heuristic import params_array
-
-            weights = params_array(params_for(st))
+        weights = self._heuristic_weights(st) if p.tree_priors == "heuristic" else None
         tree = self._tree_for(iters, secs)
         it = self._fs.search_arrays(
             a,
@@ -242,6 +239,16 @@ class ISMCTSAgent(Agent):
             heuristic=weights,
         )
         return self._result(tree, it, time.perf_counter() - t0)
+
+    def _heuristic_weights(self, st: GameState) -> np.ndarray:
+        """The compiled heuristic's weights for the score table of ``st`` (made once per
+        table)."""
+        table = st.rules.table
+        if table not in self._heuristic:
+            from ..fastcore.heuristic import params_array
+
+            self._heuristic[table] = params_array(params_for(st))
+        return self._heuristic[table]
 
     def _root_state(self, observation: Observation) -> GameState:
         """The state the search starts from: the observation's (its pile redacted; every
@@ -338,7 +345,8 @@ class ValueISMCTSAgent(ISMCTSAgent):
         params: ISMCTSParams | None = None,
         model: ValueModel | None = None,
     ) -> None:
-        super().__init__(seed, budget, params or ISMCTSParams(evaluation="round_value", tree_priors="heuristic"), model)
+        params = params or ISMCTSParams(evaluation="round_value", tree_priors="heuristic")
+        super().__init__(seed, budget, params, model)
 
 
 class ValueOracleAgent(SeesTrueState, ValueISMCTSAgent):

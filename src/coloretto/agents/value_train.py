@@ -3,9 +3,10 @@ core, a small PyTorch multilayer perceptron, weights written for NumPy/Numba inf
 
 1. **Data** (``generate``): ``games`` self-play games spread evenly over ``TRAIN_RULES``
    (2 to 5 players, classic and modern editions, brown and violet tables), played and
-   recorded by ``coloretto.fastcore.selfplay.record_games`` (the ``threshold`` policy, or
-   with ``policy="heuristic"`` the compiled heuristic, with exploration; positions kept at random; features from the seat to move; targets: each
-   seat's win share and final margin).
+   recorded by ``coloretto.fastcore.selfplay.record_games`` (the ``threshold`` policy,
+   or with ``policy="heuristic"`` the compiled heuristic, with exploration; positions kept
+   at random; features from the seat to move; targets: each seat's win share and final
+   margin).
 2. **Fit** (``fit``): the perceptron of ``coloretto.fastcore.value`` (ReLU, two hidden
    layers), loss = cross-entropy of the softmax over the present seats against the win
    shares + binary cross-entropy of the squashed margin
@@ -28,7 +29,12 @@ import numpy as np
 from .._optional import require, require_extra
 from ..engine.rules import Rules
 
-__all__ = ["TRAIN_RULES", "TrainResult", "fit", "generate", "train_value"]
+__all__ = ["SELFPLAY_POLICIES", "TRAIN_RULES", "TrainResult", "fit", "generate", "train_value"]
+
+SELFPLAY_POLICIES: Final = ("threshold", "heuristic")
+"""The policies that can play the self-play games (``coloretto train value --policy``); a
+name's position is its code in the compiled self-play (``fastcore.selfplay.SELFPLAY_THRESHOLD``,
+``SELFPLAY_HEURISTIC``)."""
 
 TRAIN_RULES: Final = tuple(
     Rules(players=p, edition=e, table=t)
@@ -65,9 +71,9 @@ def generate(
     policy: str = "threshold",
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play and record ``games`` self-play games (module docstring), the games of each rule
-    set of ``TRAIN_RULES`` interleaved in game order. ``policy``: a key of
-    ``fastcore.selfplay.SELFPLAY_POLICIES`` (``threshold`` or ``heuristic``, with the
-    heuristic's weights of each rule set's table).
+    set of ``TRAIN_RULES`` interleaved in game order. ``policy``: one of
+    ``SELFPLAY_POLICIES`` (``threshold`` or ``heuristic``, with the heuristic's weights of
+    each rule set's table).
 
     Returns:
         ``(features, players, win, margin, game)``: ``float32[P, N_FEATURES]``,
@@ -80,7 +86,7 @@ def generate(
     """
     from ..fastcore.api import rules_template
     from ..fastcore.heuristic import params_array
-    from ..fastcore.selfplay import SELFPLAY_POLICIES, record_games
+    from ..fastcore.selfplay import record_games
     from ..fastcore.value import N_FEATURES
     from .heuristic import params_for_rules
     from .mcts import THRESHOLD_A, THRESHOLD_B
@@ -90,7 +96,8 @@ def generate(
     if not (0.0 <= explore <= 1.0 and 0.0 < keep <= 1.0):
         raise ValueError("explore must be in [0, 1] and keep in (0, 1]")
     if policy not in SELFPLAY_POLICIES:
-        raise ValueError(f"unknown self-play policy {policy!r}; known: {', '.join(SELFPLAY_POLICIES)}")
+        known = ", ".join(SELFPLAY_POLICIES)
+        raise ValueError(f"unknown self-play policy {policy!r}; known: {known}")
     parts: list[tuple[np.ndarray, ...]] = []
     root = np.uint64(seed & ((1 << 64) - 1))
     nrules = len(TRAIN_RULES)
@@ -120,7 +127,7 @@ def generate(
             win,
             margin,
             game_of,
-            SELFPLAY_POLICIES[policy],
+            SELFPLAY_POLICIES.index(policy),
             params_array(params_for_rules(rules)),
         )
         parts.append((f[:m], slots[:m], win[:m], margin[:m], game_of[:m]))

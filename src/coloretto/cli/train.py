@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .._optional import require_extra
+from ..agents.value_train import SELFPLAY_POLICIES
 from .main import UsageError
 
 MAX_GAMES = 10_000_000
@@ -57,7 +58,7 @@ def register(subparsers: Any) -> None:
     )
     v.add_argument(
         "--policy",
-        choices=("threshold", "heuristic"),
+        choices=SELFPLAY_POLICIES,
         default="threshold",
         help=(
             "who plays the self-play games: threshold (the search's rollout policy, the "

@@ -32,12 +32,12 @@ from .heuristic import heuristic_values
 from .layout import COLLECTION_SIZE, MAX_SEATS, NUM_DISTINCT_ACTIONS, PHASE, PLACE, TO_MOVE, TURN, N
 from .search import threshold_code
 
-__all__ = ["SELFPLAY_HEURISTIC", "SELFPLAY_POLICIES", "SELFPLAY_THRESHOLD", "record_games"]
+__all__ = ["SELFPLAY_HEURISTIC", "SELFPLAY_THRESHOLD", "record_games"]
 
 SELFPLAY_THRESHOLD: Final = 0
 SELFPLAY_HEURISTIC: Final = 1
-SELFPLAY_POLICIES: Final = {"threshold": SELFPLAY_THRESHOLD, "heuristic": SELFPLAY_HEURISTIC}
-"""The self-play policies by name (``coloretto train value --policy``)."""
+"""The self-play policies' codes: their positions in ``agents.value_train.SELFPLAY_POLICIES``
+(``coloretto train value --policy``)."""
 
 
 @njit(cache=True)
@@ -63,9 +63,9 @@ def record_games(
     ``template`` (a fast state's rule cells, ``rules_template``) and record positions
     (module docstring) into ``feats[i]`` (``N_FEATURES`` floats), ``slots[i]`` (players),
     ``win[i, k]`` / ``margin[i, k]`` for the seat slots ``k < players`` and ``game_of[i]``
-    (the game's index); stops early when the arrays are full. ``policy``: a value of
-    ``SELFPLAY_POLICIES``; ``hp``: the heuristic's weights (``heuristic.params_array``) for
-    ``SELFPLAY_HEURISTIC``. Returns the positions written."""
+    (the game's index); stops early when the arrays are full. ``policy``:
+    ``SELFPLAY_THRESHOLD`` or ``SELFPLAY_HEURISTIC``; ``hp``: the heuristic's weights
+    (``heuristic.params_array``) for ``SELFPLAY_HEURISTIC``. Returns the positions written."""
     s = template.copy()
     rng = np.empty(1, np.uint64)
     codes = np.empty(NUM_DISTINCT_ACTIONS, np.int32)

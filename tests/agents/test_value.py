@@ -161,7 +161,26 @@ def test_value_search_plays_complete_games(rules: Rules, preset_name: str | None
     assert game.state.is_over()
 
 
-@pytest.mark.parametrize("evaluation", ["value", "round_value"])
+@pytest.mark.parametrize(
+    ("rules", "preset_name"),
+    [
+        (preset("classic", 4), None),
+        (preset("classic", 5, table="violet"), None),
+        (preset("abacus2003", 3), "abacus2003"),  # a match: rolled out
+    ],
+)
+def test_heuristic_round_rollouts_play_complete_games(rules: Rules, preset_name: str | None) -> None:
+    """The compiled heuristic to the end of the round, then the value (with the heuristic's
+    priors in the tree): legal, complete games."""
+    n = rules.players
+    params = ISMCTSParams(evaluation="heuristic_round_value", tree_priors="heuristic")
+    game = start_game(rules, 7, ["ismcts"] * n, preset_name=preset_name)
+    agents = [ISMCTSAgent(i, Budget(iterations=60), params) for i in range(n)]
+    play_out(game, agents)
+    assert game.state.is_over()
+
+
+@pytest.mark.parametrize("evaluation", ["value", "round_value", "heuristic_round_value"])
 def test_value_search_never_reads_the_true_pile(evaluation: str) -> None:
     rng = random.Random(8)
     state = new_game(Rules(players=4), 12)

@@ -129,3 +129,39 @@ def test_the_agent_refuses_unknown_tree_priors_and_expert_uses_the_heuristic() -
     assert isinstance(expert, ISMCTSAgent)
     assert expert.params.tree_priors == "heuristic"
     assert expert.params.evaluation == "round_value"
+
+
+def test_the_heuristic_s_action_is_the_first_best_of_its_values() -> None:
+    from coloretto.fastcore.heuristic import heuristic_code
+
+    weights = params_array(DEFAULT_PARAMS)
+    states = _decisions(Rules(players=4), 2, seed=3)
+    assert len(states) > 40
+    for st in states:
+        codes = st.legal_codes()
+        values = _compiled(st, weights)
+        best = heuristic_code(
+            encode(st).a,
+            np.array(codes, np.int32),
+            len(codes),
+            weights,
+            np.zeros(len(codes)),
+            np.zeros(10, np.int64),
+        )
+        assert best == codes[int(np.argmax(values))]
+
+
+def test_heuristic_rollouts_to_the_round_end_then_the_value() -> None:
+    """``heuristic_round_value`` needs the heuristic's weights besides the value's, and with
+    them gives the root every iteration."""
+    from coloretto.agents.value import load_value_model
+
+    model = load_value_model()
+    st = _decisions(Rules(players=4), 1, seed=6)[10]
+    a = encode(observe(st, st.to_move).state).a
+    tree = S.Tree(600)
+    kw = {"evaluation": "heuristic_round_value", "weights": model.weights}
+    with pytest.raises(ValueError, match="'heuristic_round_value' needs the heuristic's weights"):
+        _search(a, tree, 10, **kw)
+    assert _search(a, tree, 500, heuristic=params_array(DEFAULT_PARAMS), **kw) == 500
+    assert tree.root[: int(tree.nodes[0, S.NODE_NACTS]), S.R_VISITS].sum() == 500

@@ -79,8 +79,9 @@ class ISMCTSParams:
         threshold_a, threshold_b: the ``threshold`` rollout policy's take threshold,
             ``a * (1 - fill) + b`` points.
         evaluation: ``"rollout"`` (the ``hybrid`` rollout), ``"value"`` (the learned value
-            at the leaf) or ``"round_value"`` (``threshold`` to the end of the round, then
-            the learned value).
+            at the leaf), ``"round_value"`` (``threshold`` to the end of the round, then
+            the learned value) or ``"heuristic_round_value"`` (the compiled heuristic to the
+            end of the round, then the learned value).
         check_every: iterations between two clock checks under a seconds budget.
         prior_temp: softmax temperature (points) of the priors; 0 = uniform priors.
         root_heuristic: the root's priors come from ``heuristic``'s action values (one
@@ -212,7 +213,8 @@ class ISMCTSAgent(Agent):
         st = observation.state
         if p.root_heuristic and p.prior_temp > 0:
             root_prior = _heuristic_priors(st, st.legal_codes(), p.prior_temp)
-        weights = self._heuristic_weights(st) if p.tree_priors == "heuristic" else None
+        judged = p.tree_priors == "heuristic" or p.evaluation == "heuristic_round_value"
+        weights = self._heuristic_weights(st) if judged else None
         tree = self._tree_for(iters, secs)
         it = self._fs.search_arrays(
             a,

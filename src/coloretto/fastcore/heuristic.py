@@ -68,7 +68,7 @@ from .layout import (
     N,
 )
 
-__all__ = ["H_PARAMS", "heuristic_values", "params_array"]
+__all__ = ["H_PARAMS", "heuristic_code", "heuristic_values", "params_array"]
 
 # weights (``params_array``)
 H_OPP_WEIGHT: Final = 0
@@ -376,3 +376,20 @@ def heuristic_values(
             out[i] = _draw_value(s, hp, order, rows, seatv, gains, unseen, ctx, cnt)
         else:
             out[i] = _take_value(codes[i] - TAKE0, order, rows, seatv, gains, ctx)
+
+
+@njit(cache=True)
+def heuristic_code(
+    s: np.ndarray, codes: np.ndarray, k: int, hp: np.ndarray, vals: np.ndarray, cnt: np.ndarray
+) -> int:
+    """The heuristic's action among the ``k`` legal ``codes`` of ``s`` (a TURN or PLACE
+    decision): the highest of ``heuristic_values`` (first in code order among equals).
+    ``vals``: float64[>= k] scratch; ``cnt``: int64[COLLECTION_SIZE] scratch."""
+    if k == 1:
+        return codes[0]
+    heuristic_values(s, codes, k, hp, vals, cnt)
+    best = 0
+    for i in range(1, k):
+        if vals[i] > vals[best]:
+            best = i
+    return codes[best]

@@ -24,8 +24,8 @@ iteration. The parts, in the order an iteration uses them:
 * **Evaluation** (``evaluate_leaf``): a rollout with the ``hybrid`` policy (the ``threshold``
   policy to the end of the current round, then ``greedy`` to the end of the game; later
   games of a match are dealt by ``kernels.deal`` and played ``greedy``), or the learned
-  value (``coloretto.fastcore.value``) of the leaf, or the ``threshold`` policy to the end
-  of the round and the learned value there.
+  value (``coloretto.fastcore.value``) of the leaf, or the ``threshold`` policy (or the
+  compiled heuristic) to the end of the round and the learned value there.
 * **Reward** (``seat_rewards``): ``(1 - margin_weight) * win + margin_weight *
   clip(0.5 + margin / (2 * margin_scale), 0, 1)``, ``win`` 1 for a sole winner and ``1/k``
   for a k-way tie, ``margin`` = own total minus the best other total.
@@ -56,7 +56,7 @@ objmode: Any = _numba.objmode
 
 from . import kernels as K
 from . import value as V
-from .heuristic import H_PARAMS, heuristic_values
+from .heuristic import H_PARAMS, heuristic_code, heuristic_values
 from .layout import (
     CAPS,
     COLLECTION_SIZE,
@@ -91,6 +91,7 @@ from .layout import (
 )
 
 __all__ = [
+    "EVAL_HEURISTIC_ROUND_VALUE",
     "EVAL_ROLLOUT",
     "EVAL_ROUND_VALUE",
     "EVAL_VALUE",
@@ -130,6 +131,9 @@ EVAL_VALUE: Final = 1
 """The learned value of the leaf (rollouts in a game of a match that is not the last)."""
 EVAL_ROUND_VALUE: Final = 2
 """Roll out with ``threshold`` to the end of the current round, then the learned value."""
+EVAL_HEURISTIC_ROUND_VALUE: Final = 3
+"""Roll out with the compiled heuristic (``fastcore.heuristic``) to the end of the current
+round, then the learned value."""
 
 # float parameters (``fparams``)
 P_C_PUCT: Final = 0
@@ -305,6 +309,20 @@ def rollout_round(
 
 
 @njit(cache=True)
+def rollout_round_heuristic(
+    s: np.ndarray, hp: np.ndarray, codes: np.ndarray, vals: np.ndarray, cnt: np.ndarray
+) -> None:
+    """Play the compiled heuristic (weights ``hp``, ``heuristic.params_array``) from a turn
+    or place decision to the end of the current round (or game). ``vals``:
+    float64[MAX_ACTIONS] scratch."""
+    rnd = s[ROUND]
+    game = s[GAME]
+    while (s[PHASE] == TURN or s[PHASE] == PLACE) and s[ROUND] == rnd and s[GAME] == game:
+        k = K.legal_codes(s, codes)
+        K.apply_code(s, heuristic_code(s, codes, k, hp, vals, cnt), cnt)
+
+
+@njit(cache=True)
 def rollout_hybrid(
     s: np.ndarray,
     a_pts: float,
@@ -387,13 +405,16 @@ def evaluate_leaf(
     seat's reward, win indicator (a probability for the learned value) and margin (own total
     minus the best other; predicted for the learned value) into ``reward``, ``win`` and
     ``margin``. The learned value is used only in single games (``MATCH_GAMES`` 1); a match
-    is always rolled out. ``scratch``: float64[4 * MAX_SEATS]."""
+    is always rolled out. ``scratch``: float64[4 * MAX_SEATS + MAX_ACTIONS]."""
     n = s[N]
     mw = fparams[P_MARGIN_WEIGHT]
     scale = fparams[P_MARGIN_SCALE]
     if mode != EVAL_ROLLOUT and s[MATCH_GAMES] == 1 and s[PHASE] != OVER:
         if mode == EVAL_ROUND_VALUE:
             rollout_round(s, fparams[P_THRESHOLD_A], fparams[P_THRESHOLD_B], rng, codes, opts, cnt)
+        elif mode == EVAL_HEURISTIC_ROUND_VALUE:
+            hp = fparams[P_HEURISTIC : P_HEURISTIC + H_PARAMS]
+            rollout_round_heuristic(s, hp, codes, scratch[4 * MAX_SEATS :], cnt)
         if s[PHASE] == TURN or s[PHASE] == PLACE:
             V.features(s, feats, cnt)
             r_slot = scratch[0:MAX_SEATS]
@@ -623,7 +644,7 @@ def run_search(
     rw = np.empty(MAX_SEATS, np.float64)
     win = np.empty(MAX_SEATS, np.float64)
     margin = np.empty(MAX_SEATS, np.float64)
-    scratch = np.empty(4 * MAX_SEATS, np.float64)
+    scratch = np.empty(4 * MAX_SEATS + MAX_ACTIONS, np.float64)
     pscratch = np.empty(MAX_ACTIONS, np.float64)
     feats = np.empty(V.N_FEATURES, np.float64)
     hidden = np.empty(V.HIDDEN_CELLS, np.float64)
@@ -727,7 +748,12 @@ def run_search(
 
 
 # ----- Python entry -------------------------------------------------------------------------
-EVALUATIONS: Final = {"rollout": EVAL_ROLLOUT, "value": EVAL_VALUE, "round_value": EVAL_ROUND_VALUE}
+EVALUATIONS: Final = {
+    "rollout": EVAL_ROLLOUT,
+    "value": EVAL_VALUE,
+    "round_value": EVAL_ROUND_VALUE,
+    "heuristic_round_value": EVAL_HEURISTIC_ROUND_VALUE,
+}
 """Names of the leaf evaluations (``evaluate_leaf``)."""
 
 _NO_WEIGHTS: Final = (
@@ -774,9 +800,10 @@ def search_arrays(
         seed: seed of the search's xorshift64* generator (any integer, taken mod 2**64).
         iterations / seconds: stop at whichever comes first (at least one iteration);
             seconds count from ``start`` (a ``time.perf_counter()`` value, default now).
-        evaluation: a key of ``EVALUATIONS``; ``value`` and ``round_value`` need
-            ``weights`` (the learned value's arrays, trained with margin scale
-            ``value_scale`` points).
+        evaluation: a key of ``EVALUATIONS``; ``value``, ``round_value`` and
+            ``heuristic_round_value`` need ``weights`` (the learned value's arrays, trained
+            with margin scale ``value_scale`` points); ``heuristic_round_value`` also
+            ``heuristic``.
         prior_temp: temperature (points) of the in-tree ``gain_priors``; 0: uniform.
         root_prior: priors of the root's legal actions (ascending codes), e.g. from
             ``heuristic``; default: as every other node.
@@ -794,7 +821,7 @@ def search_arrays(
     Raises:
         ValueError: no budget, a state that is not a turn or place decision, an unknown
             evaluation or priors, a value evaluation without weights, or the heuristic's
-            priors without its weights.
+            priors or rollouts without its weights.
     """
     if iterations is None and seconds is None:
         raise ValueError("give iterations, seconds or both")
@@ -806,6 +833,8 @@ def search_arrays(
         raise ValueError(f"unknown priors {priors!r}; known: {', '.join(PRIORS)}")
     if priors == "heuristic" and heuristic is None:
         raise ValueError("priors 'heuristic' need the heuristic's weights")
+    if evaluation == "heuristic_round_value" and heuristic is None:
+        raise ValueError("evaluation 'heuristic_round_value' needs the heuristic's weights")
     if evaluation not in EVALUATIONS:
         raise ValueError(f"unknown evaluation {evaluation!r}; known: {', '.join(EVALUATIONS)}")
     mode = EVALUATIONS[evaluation]
@@ -888,6 +917,7 @@ def warm_search() -> float:
             threshold_b=1.0,
             evaluation=evaluation,
             weights=dummy,
+            heuristic=np.zeros(H_PARAMS, np.float64),
         )
     _WARM["seconds"] = time.perf_counter() - t0
     return _WARM["seconds"]

@@ -28,7 +28,7 @@ njit: Callable[..., Callable[[_F], _F]] = _numba.njit
 
 from . import kernels as K
 from . import value as V
-from .heuristic import heuristic_values
+from .heuristic import heuristic_code
 from .layout import COLLECTION_SIZE, MAX_SEATS, NUM_DISTINCT_ACTIONS, PHASE, PLACE, TO_MOVE, TURN, N
 from .search import threshold_code
 
@@ -96,13 +96,8 @@ def record_games(
             u = (K.below(rng, 1 << 30) + 0.5) / (1 << 30)
             if k > 1 and u < explore:
                 code = codes[K.below(rng, k)]
-            elif policy == SELFPLAY_HEURISTIC and k > 1:
-                heuristic_values(s, codes, k, hp, vals, cnt)
-                best = 0
-                for i in range(1, k):
-                    if vals[i] > vals[best]:
-                        best = i
-                code = codes[best]
+            elif policy == SELFPLAY_HEURISTIC:
+                code = heuristic_code(s, codes, k, hp, vals, cnt)
             else:
                 code = threshold_code(s, codes, k, a_pts, b_pts, rng, opts, cnt)
             K.apply_code(s, code, cnt)

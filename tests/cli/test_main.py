@@ -91,3 +91,16 @@ def test_python_dash_m_coloretto_is_the_command() -> None:
         capture_output=True, text=True, timeout=60, check=False,
     )
     assert bad.returncode == 2 and "coloretto score" in bad.stderr
+
+
+def test_the_command_line_starts_without_numpy() -> None:
+    """Building every subcommand's parser (what `coloretto --help` and `coloretto play` do
+    first) loads neither NumPy nor Numba: they cost start-up time only where used."""
+    code = (
+        "import sys\n"
+        "from coloretto.cli.main import build_parser\n"
+        "build_parser()\n"
+        "print(sorted(m for m in ('numpy', 'numba', 'torch') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -22,12 +22,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Final
 
 from .._optional import require, require_extra
 from ..engine.rules import Rules
+
+# NumPy is imported inside the functions that compute: the command line reads
+# SELFPLAY_POLICIES when it builds its parser, and `coloretto --help` should not load NumPy.
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["SELFPLAY_POLICIES", "TRAIN_RULES", "TrainResult", "fit", "generate", "train_value"]
 
@@ -98,6 +101,8 @@ def generate(
     if policy not in SELFPLAY_POLICIES:
         known = ", ".join(SELFPLAY_POLICIES)
         raise ValueError(f"unknown self-play policy {policy!r}; known: {known}")
+    import numpy as np
+
     parts: list[tuple[np.ndarray, ...]] = []
     root = np.uint64(seed & ((1 << 64) - 1))
     nrules = len(TRAIN_RULES)
@@ -156,6 +161,8 @@ def fit(
         MissingExtra: torch is not installed (the ``train`` extra).
         ValueError: too little data to hold out a validation part.
     """
+    import numpy as np
+
     torch = require("torch", "train", "coloretto train value")
 
     feats, players, win, margin, game = data

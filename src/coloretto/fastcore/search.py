@@ -294,32 +294,27 @@ def rollout_round(
     s: np.ndarray,
     a_pts: float,
     b_pts: float,
+    hp: np.ndarray,
     rng: np.ndarray,
     codes: np.ndarray,
     opts: np.ndarray,
     cnt: np.ndarray,
+    vals: np.ndarray,
 ) -> None:
-    """Play ``threshold`` from a turn or place decision to the end of the current round
-    (or game)."""
+    """Play from a turn or place decision to the end of the current round (or game): the
+    compiled heuristic with weights ``hp`` (``heuristic.params_array``; ``vals``:
+    float64[MAX_ACTIONS] scratch), or ``threshold`` (``a_pts``, ``b_pts``) when ``hp`` is
+    empty (``vals`` unused)."""
     rnd = s[ROUND]
     game = s[GAME]
+    use_heuristic = hp.shape[0] > 0
     while (s[PHASE] == TURN or s[PHASE] == PLACE) and s[ROUND] == rnd and s[GAME] == game:
         k = K.legal_codes(s, codes)
-        K.apply_code(s, threshold_code(s, codes, k, a_pts, b_pts, rng, opts, cnt), cnt)
-
-
-@njit(cache=True)
-def rollout_round_heuristic(
-    s: np.ndarray, hp: np.ndarray, codes: np.ndarray, vals: np.ndarray, cnt: np.ndarray
-) -> None:
-    """Play the compiled heuristic (weights ``hp``, ``heuristic.params_array``) from a turn
-    or place decision to the end of the current round (or game). ``vals``:
-    float64[MAX_ACTIONS] scratch."""
-    rnd = s[ROUND]
-    game = s[GAME]
-    while (s[PHASE] == TURN or s[PHASE] == PLACE) and s[ROUND] == rnd and s[GAME] == game:
-        k = K.legal_codes(s, codes)
-        K.apply_code(s, heuristic_code(s, codes, k, hp, vals, cnt), cnt)
+        if use_heuristic:
+            code = heuristic_code(s, codes, k, hp, vals, cnt)
+        else:
+            code = threshold_code(s, codes, k, a_pts, b_pts, rng, opts, cnt)
+        K.apply_code(s, code, cnt)
 
 
 @njit(cache=True)
@@ -337,7 +332,8 @@ def rollout_hybrid(
     current round, then ``greedy`` (``kernels.play_game``); each later game of a match is
     dealt by ``kernels.deal`` (random colours removed, random first player) and played
     ``greedy``. Ends at ``OVER`` with the final totals in ``TOTALS``."""
-    rollout_round(s, a_pts, b_pts, rng, codes, opts, cnt)
+    no_weights = np.empty(0, np.float64)
+    rollout_round(s, a_pts, b_pts, no_weights, rng, codes, opts, cnt, no_weights)
     while True:
         K.play_game(s, pol, rng, codes, opts, cnt)
         if s[PHASE] != GAME_END:
@@ -410,11 +406,20 @@ def evaluate_leaf(
     mw = fparams[P_MARGIN_WEIGHT]
     scale = fparams[P_MARGIN_SCALE]
     if mode != EVAL_ROLLOUT and s[MATCH_GAMES] == 1 and s[PHASE] != OVER:
-        if mode == EVAL_ROUND_VALUE:
-            rollout_round(s, fparams[P_THRESHOLD_A], fparams[P_THRESHOLD_B], rng, codes, opts, cnt)
-        elif mode == EVAL_HEURISTIC_ROUND_VALUE:
-            hp = fparams[P_HEURISTIC : P_HEURISTIC + H_PARAMS]
-            rollout_round_heuristic(s, hp, codes, scratch[4 * MAX_SEATS :], cnt)
+        if mode == EVAL_ROUND_VALUE or mode == EVAL_HEURISTIC_ROUND_VALUE:
+            # an empty slice of the weights: threshold (rollout_round's switch)
+            hp_end = P_HEURISTIC + H_PARAMS if mode == EVAL_HEURISTIC_ROUND_VALUE else P_HEURISTIC
+            rollout_round(
+                s,
+                fparams[P_THRESHOLD_A],
+                fparams[P_THRESHOLD_B],
+                fparams[P_HEURISTIC:hp_end],
+                rng,
+                codes,
+                opts,
+                cnt,
+                scratch[4 * MAX_SEATS :],
+            )
         if s[PHASE] == TURN or s[PHASE] == PLACE:
             V.features(s, feats, cnt)
             r_slot = scratch[0:MAX_SEATS]

@@ -213,8 +213,8 @@ class ISMCTSAgent(Agent):
         st = observation.state
         if p.root_heuristic and p.prior_temp > 0:
             root_prior = _heuristic_priors(st, st.legal_codes(), p.prior_temp)
-        judged = p.tree_priors == "heuristic" or p.evaluation == "heuristic_round_value"
-        weights = self._heuristic_weights(st) if judged else None
+        uses_heuristic = p.tree_priors == "heuristic" or p.evaluation == "heuristic_round_value"
+        weights = self._heuristic_weights(st) if uses_heuristic else None
         tree = self._tree_for(iters, secs)
         it = self._fs.search_arrays(
             a,

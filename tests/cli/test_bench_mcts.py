@@ -45,6 +45,18 @@ def test_text_report_with_the_reference_and_the_value(capsys: pytest.CaptureFixt
     assert main([*argv, "--evaluation", "value", "--json"]) == 0
     r = json.loads(capsys.readouterr().out)
     assert r["evaluation"] == "value" and r["iterations"] > 0
+    assert main([*argv, "--evaluation", "heuristic_round_value", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["evaluation"] == "heuristic_round_value" and r["iterations"] > 0
+
+
+def test_every_leaf_evaluation_is_offered_by_its_compiled_code() -> None:
+    """The command line's names (NumPy-free) are the compiled search's, a name's position
+    its code."""
+    from coloretto.agents.evaluations import LEAF_EVALUATIONS
+    from coloretto.fastcore.search import EVALUATIONS
+
+    assert {name: i for i, name in enumerate(LEAF_EVALUATIONS)} == EVALUATIONS
 
 
 @pytest.mark.parametrize(
@@ -60,6 +72,14 @@ def test_text_report_with_the_reference_and_the_value(capsys: pytest.CaptureFixt
 def test_bad_input_exits_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "mcts", *argv]) == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_unknown_evaluation_is_refused_with_the_choices(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["bench", "mcts", "--evaluation", "minimax"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'minimax'" in err and "heuristic_round_value" in err
 
 
 def test_limit_c_given_for_three_players_is_stated(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

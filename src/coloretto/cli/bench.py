@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .._optional import MissingExtra
+from ..agents.evaluations import LEAF_EVALUATIONS
 from ..arena.bench import LIMIT_C_DEFAULT, LIMIT_C_ENV, playout_report
 from ..engine.errors import ColorettoError
 from .main import UsageError
@@ -99,7 +100,7 @@ def register(subparsers: Any) -> None:
     )
     mc.add_argument(
         "--evaluation",
-        choices=("rollout", "value", "round_value"),
+        choices=LEAF_EVALUATIONS,
         default="rollout",
         help="leaf evaluation (default rollout: the hybrid rollout policy)",
     )

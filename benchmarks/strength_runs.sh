@@ -38,6 +38,7 @@ declare -A AGENTS=(
   [medium-easy]="medium,easy,easy,easy"
   [hard-medium]="hard,medium,medium,medium"
   [expert-hard]="expert,hard,hard,hard"
+  [expert-hard-2p]="expert,hard"
 )
 declare -A OPTIONS=(
   [expert-v1-violet]="--table violet"
@@ -45,7 +46,8 @@ declare -A OPTIONS=(
   [heuristic-greedy-violet]="--table violet"
 )
 ORDER=(expert-v1-4p expert-v1-3p expert-v1-5p expert-v1-violet expert-v1-modern expert-v1-2p
-       heuristic-greedy-violet oracle-expert oracle-mcts-expert medium-easy hard-medium expert-hard)
+       heuristic-greedy-violet oracle-expert oracle-mcts-expert medium-easy hard-medium expert-hard
+       expert-hard-2p)
 
 runs=("$@")
 if [ ${#runs[@]} -eq 0 ]; then runs=("${ORDER[@]}"); fi

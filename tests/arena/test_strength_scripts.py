@@ -97,6 +97,7 @@ def test_every_configuration_is_known_and_an_unknown_one_is_refused(tmp_path: Pa
         "expert-v1-2p",
         "oracle-expert",
         "expert-hard",
+        "expert-hard-2p",
     ):
         assert f"[{run}]=" in script
     done = _runs(tmp_path, "nonsense")

@@ -27,10 +27,11 @@ from coloretto.fastcore import search as S
 @njit(cache=True)
 def _rollouts(a, n, rng, codes, opts, cnt, pol, pos, m):  # type: ignore[no-untyped-def]
     s = a.copy()
+    vals = np.empty(codes.shape[0], np.float64)
     for _ in range(n):
         s[:] = a
         S.sample_pile(s, pos, m, rng)
-        S.rollout_hybrid(s, 6.0, 1.0, rng, codes, opts, cnt, pol)
+        S.rollout_hybrid(s, 6.0, 1.0, rng, codes, opts, cnt, pol, vals)
     return s[L.TOTALS]
 
 

@@ -100,11 +100,12 @@ def test_hybrid_rollout_ends_the_game_with_the_engine_totals() -> None:
     opts = np.empty(20, np.int32)
     cnt = np.empty(10, np.int64)
     pol = np.full(5, L.POLICY_GREEDY, np.int32)
+    vals = np.empty(20, np.float64)
     rng = np.empty(1, np.uint64)
     K.seed_rng(rng, np.uint64(4), np.uint64(0))
     for st in _states(40, seed=9) + [new_game(preset("abacus2003", 3), 2)]:
         a = encode(st).a
-        S.rollout_hybrid(a, THRESHOLD_A, THRESHOLD_B, rng, codes, opts, cnt, pol)
+        S.rollout_hybrid(a, THRESHOLD_A, THRESHOLD_B, rng, codes, opts, cnt, pol, vals)
         assert a[L.PHASE] == L.OVER
         assert a[L.GAME] == st.rules.match_games - 1
         for p in range(st.n):

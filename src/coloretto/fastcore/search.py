@@ -327,13 +327,15 @@ def rollout_hybrid(
     opts: np.ndarray,
     cnt: np.ndarray,
     pol: np.ndarray,
+    vals: np.ndarray,
 ) -> None:
     """The ``hybrid`` rollout to the end of the match: ``threshold`` to the end of the
     current round, then ``greedy`` (``kernels.play_game``); each later game of a match is
     dealt by ``kernels.deal`` (random colours removed, random first player) and played
-    ``greedy``. Ends at ``OVER`` with the final totals in ``TOTALS``."""
-    no_weights = np.empty(0, np.float64)
-    rollout_round(s, a_pts, b_pts, no_weights, rng, codes, opts, cnt, no_weights)
+    ``greedy``. Ends at ``OVER`` with the final totals in ``TOTALS``. ``vals``: any float64
+    array (only its empty slice is used: ``rollout_round``'s switch to ``threshold``, with no
+    allocation per rollout)."""
+    rollout_round(s, a_pts, b_pts, vals[:0], rng, codes, opts, cnt, vals)
     while True:
         K.play_game(s, pol, rng, codes, opts, cnt)
         if s[PHASE] != GAME_END:
@@ -438,7 +440,15 @@ def evaluate_leaf(
             s[GAME] += 1
             K.deal(s, rng, -1, -1)
         rollout_hybrid(
-            s, fparams[P_THRESHOLD_A], fparams[P_THRESHOLD_B], rng, codes, opts, cnt, pol
+            s,
+            fparams[P_THRESHOLD_A],
+            fparams[P_THRESHOLD_B],
+            rng,
+            codes,
+            opts,
+            cnt,
+            pol,
+            scratch[4 * MAX_SEATS :],
         )
     totals = scratch[3 * MAX_SEATS : 4 * MAX_SEATS]
     for p in range(n):

@@ -257,7 +257,7 @@ def test_train_value_with_the_heuristic_playing_the_self_play(tmp_path: Path, ca
 def test_self_play_policy_names_are_the_compiled_codes() -> None:
     """A policy's position in ``SELFPLAY_POLICIES`` is the code the compiled self-play
     reads."""
-    from coloretto.agents.value_train import SELFPLAY_POLICIES
+    from coloretto.agents.compiled_names import SELFPLAY_POLICIES
     from coloretto.fastcore.selfplay import SELFPLAY_HEURISTIC, SELFPLAY_THRESHOLD
 
     assert SELFPLAY_POLICIES.index("threshold") == SELFPLAY_THRESHOLD

@@ -53,10 +53,19 @@ def test_text_report_with_the_reference_and_the_value(capsys: pytest.CaptureFixt
 def test_every_leaf_evaluation_is_offered_by_its_compiled_code() -> None:
     """The command line's names (NumPy-free) are the compiled search's, a name's position
     its code."""
-    from coloretto.agents.evaluations import LEAF_EVALUATIONS
+    from coloretto.agents.compiled_names import LEAF_EVALUATIONS
     from coloretto.fastcore.search import EVALUATIONS
 
     assert {name: i for i, name in enumerate(LEAF_EVALUATIONS)} == EVALUATIONS
+
+
+def test_the_compiled_names_examples_pass() -> None:
+    import doctest
+
+    from coloretto.agents import compiled_names
+
+    result = doctest.testmod(compiled_names, verbose=False)
+    assert result.attempted == 2 and result.failed == 0
 
 
 @pytest.mark.parametrize(

@@ -26,18 +26,15 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .._optional import require, require_extra
 from ..engine.rules import Rules
+from .compiled_names import SELFPLAY_POLICIES
 
-# NumPy is imported inside the functions that compute: the command line reads
-# SELFPLAY_POLICIES when it builds its parser, and `coloretto --help` should not load NumPy.
+# NumPy is imported inside the functions that compute, so that importing this module
+# costs no more than its names.
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["SELFPLAY_POLICIES", "TRAIN_RULES", "TrainResult", "fit", "generate", "train_value"]
+__all__ = ["TRAIN_RULES", "TrainResult", "fit", "generate", "train_value"]
 
-SELFPLAY_POLICIES: Final = ("threshold", "heuristic")
-"""The policies that can play the self-play games (``coloretto train value --policy``); a
-name's position is its code in the compiled self-play (``fastcore.selfplay.SELFPLAY_THRESHOLD``,
-``SELFPLAY_HEURISTIC``)."""
 
 TRAIN_RULES: Final = tuple(
     Rules(players=p, edition=e, table=t)

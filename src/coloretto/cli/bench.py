@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .._optional import MissingExtra
-from ..agents.evaluations import LEAF_EVALUATIONS
+from ..agents.compiled_names import LEAF_EVALUATIONS
 from ..arena.bench import LIMIT_C_DEFAULT, LIMIT_C_ENV, playout_report
 from ..engine.errors import ColorettoError
 from .main import UsageError

@@ -309,8 +309,9 @@ def _secret(args: argparse.Namespace) -> str | None:
     Raises:
         UsageError: the checkpoint file is not a tournament checkpoint.
     """
-    if args.engine_secret is not None or args.checkpoint is None:
-        return args.engine_secret
+    given: str | None = args.engine_secret
+    if given is not None or args.checkpoint is None:
+        return given
     from ..arena.checkpoint import read_secret
 
     try:

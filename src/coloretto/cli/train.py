@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .._optional import require_extra
-from ..agents.value_train import SELFPLAY_POLICIES
+from ..agents.compiled_names import SELFPLAY_POLICIES
 from .main import UsageError
 
 MAX_GAMES = 10_000_000

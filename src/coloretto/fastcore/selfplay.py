@@ -36,7 +36,7 @@ __all__ = ["SELFPLAY_HEURISTIC", "SELFPLAY_THRESHOLD", "record_games"]
 
 SELFPLAY_THRESHOLD: Final = 0
 SELFPLAY_HEURISTIC: Final = 1
-"""The self-play policies' codes: their positions in ``agents.value_train.SELFPLAY_POLICIES``
+"""The self-play policies' codes: their positions in ``agents.compiled_names.SELFPLAY_POLICIES``
 (``coloretto train value --policy``)."""
 
 

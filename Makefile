@@ -10,7 +10,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # Each install ends with `coloretto warmup`: it compiles the Numba fast core once (about
-# 30 s the first time, under a second afterwards), so the first computer decision is quick.
+# two minutes the first time, a second afterwards), so the first computer decision is quick.
 install: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[arena,web]'
 	$(BIN)/coloretto warmup

@@ -11,6 +11,7 @@ import pytest
 
 from coloretto.cli.main import main
 from coloretto.engine import replay
+from coloretto.fastcore.cache import PARTS, is_warm
 
 from .test_play import play_to_end, spawn
 
@@ -67,3 +68,8 @@ def test_warmup_json(capsys: pytest.CaptureFixture[str]) -> None:
     report = json.loads(capsys.readouterr().out)
     assert report["warm"] is True and report["kernels"] > 20 and report["seconds"] >= 0
     assert Path(report["cache_dir"]).is_dir() and Path(report["marker"]).is_file()
+    # every part of the fast core is compiled (or loaded), the vector env's and self-play's too
+    assert list(report["parts"]) == list(PARTS)
+    assert all(part["warm"] and part["kernels"] >= 1 for part in report["parts"].values())
+    assert sum(part["kernels"] for part in report["parts"].values()) == report["kernels"]
+    assert all(is_warm(part) for part in PARTS)

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from coloretto.cli.main import build_parser
-from coloretto.cli.preflight import extras_needed, uses_fast_core
+from coloretto.cli.preflight import extras_needed, fast_core_parts, uses_fast_core
 from coloretto.fastcore import warmup
-from coloretto.fastcore.cache import COLD_MESSAGE, is_warm, marker_path
+from coloretto.fastcore.cache import COLD_MESSAGE, PARTS, cold_message, is_warm, marker_path
 
 
 @pytest.mark.parametrize(
@@ -36,6 +36,9 @@ from coloretto.fastcore.cache import COLD_MESSAGE, is_warm, marker_path
         (["bench", "playout"], False),
         (["bench", "playout", "--fast"], True),
         (["bench", "score"], False),
+        (["bench", "env"], True),
+        (["bench", "mcts"], True),
+        (["train", "value", "--games", "8", "--out", "m.npz"], True),
         (["analyze", "g.json"], True),
         (["score", "green=1"], False),
         (["replay", "g.json"], False),
@@ -45,6 +48,41 @@ from coloretto.fastcore.cache import COLD_MESSAGE, is_warm, marker_path
 )
 def test_which_commands_use_the_fast_core(argv: list[str], fast: bool) -> None:
     assert uses_fast_core(build_parser().parse_args(argv)) is fast
+
+
+SEARCH = ("transitions", "search")
+
+
+@pytest.mark.parametrize(
+    ("argv", "parts"),
+    [
+        (["play"], ()),
+        (["play", "--opponents", "greedy,mcts,greedy"], ("transitions",)),
+        (["play", "--opponents", "easy,hard,medium"], SEARCH),
+        (["play", "--opponents", "policy,random,random"], SEARCH),
+        (["play", "--hints"], SEARCH),
+        (["simulate"], ("transitions",)),
+        (["simulate", "--engine-only", "--agents", "expert,random,random,random"], SEARCH),
+        (["tournament", "--agents", "oracle,random"], ("transitions",)),
+        (["tournament", "--agents", "oracle-value,mcts-v1"], SEARCH),
+        (["bench", "playout", "--fast"], ("transitions",)),
+        (["bench", "mcts"], SEARCH),
+        (["bench", "env"], ("transitions", "vector")),
+        (["train", "value", "--games", "8", "--out", "m.npz"], (*SEARCH, "selfplay")),
+        (["train", "policy", "--minutes", "1", "--out", "p.npz"], (*SEARCH, "vector")),
+        (["analyze", "g.json"], SEARCH),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, list) else str(v),
+)
+def test_which_parts_of_the_fast_core_a_command_warms(argv: list[str], parts: tuple[str, ...]) -> None:
+    got = fast_core_parts(build_parser().parse_args(argv))
+    assert got == parts and set(got) <= set(PARTS)
+
+
+def test_the_cold_message_adds_the_estimates_of_the_parts() -> None:
+    assert cold_message().startswith(COLD_MESSAGE)
+    assert "about 30 s" in cold_message(("transitions",))
+    assert "about 75 s" in cold_message(("transitions", "search"))
 
 
 @pytest.mark.parametrize(
@@ -107,6 +145,30 @@ def test_serve_logs_the_cold_fast_core_and_compiles_in_the_background(tmp_path: 
     assert "Traceback" not in log.read_text()
 
 
+def test_bench_env_announces_its_cold_kernels_before_compiling(tmp_path: Path) -> None:
+    """``bench env`` runs the vector environment's own kernels: with a cold cache it says it
+    compiles (and how long that takes) before it starts, instead of a silent pause. Stopped
+    once Numba has written its first cache file."""
+    cache = tmp_path / "numba"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    err = tmp_path / "stderr.txt"
+    with open(err, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "coloretto", "bench", "env", "--envs", "8", "--seconds", "0.5"],
+            stdout=subprocess.DEVNULL, stderr=out, cwd=tmp_path, env=env,
+        )
+    try:
+        deadline = time.monotonic() + 180
+        while not any(cache.rglob("*.nbi")) and time.monotonic() < deadline:
+            assert proc.poll() is None, err.read_text()
+            time.sleep(0.2)
+        assert any(cache.rglob("*.nbi")), "no kernel was compiled into the cold cache"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert cold_message(("transitions", "vector")) in err.read_text(), err.read_text()
+
+
 @pytest.mark.parametrize("quiet", [False, True], ids=["notes", "quiet"])
 def test_tournament_quiet_also_hides_the_compile_note(tmp_path: Path, quiet: bool) -> None:
     """With a cold cache, ``tournament`` says it compiles before it does; with ``--quiet`` it
@@ -131,3 +193,12 @@ def test_tournament_quiet_also_hides_the_compile_note(tmp_path: Path, quiet: boo
         proc.terminate()
         proc.wait(timeout=30)
     assert (COLD_MESSAGE in err.read_text()) is not quiet, err.read_text()
+
+
+def test_the_cache_module_examples_pass() -> None:
+    import doctest
+
+    from coloretto.fastcore import cache
+
+    result = doctest.testmod(cache, verbose=False)
+    assert result.attempted >= 1 and result.failed == 0

@@ -4,10 +4,11 @@
 1. the extras the command needs are installed (``coloretto._optional.require_extra``), so
    that a missing one is one line with the install command (exit 2) before any work starts,
    never a traceback or a failure at the end of a long run;
-2. when the command will use the fast core and its Numba cache is cold, a progress line with
-   an estimate is printed on standard error and the kernels are compiled then
-   (``coloretto.cli.warmup.prepare_fast_core``), instead of a silent pause at the first
-   decision. ``serve`` does this in the background at start-up (a log line).
+2. when the command will use a part of the fast core (``coloretto.fastcore.cache.PARTS``)
+   whose Numba cache is cold, a progress line with an estimate is printed on standard error
+   and the part is compiled then (``coloretto.cli.warmup.prepare_fast_core``), instead of a
+   silent pause at the first decision. ``serve`` does this in the background at start-up
+   (a log line).
 """
 
 from __future__ import annotations
@@ -18,21 +19,38 @@ from rich.console import Console
 
 from .._optional import require_extra
 
-SEARCH_AGENTS = frozenset({"mcts", "mcts-v1", "oracle", "oracle-value", "ismcts", "ismcts-value"})
-"""Agents whose rollouts run in the fast core."""
+SEARCH_AGENTS = frozenset({"mcts", "mcts-v1", "oracle", "oracle-value", "ismcts", "ismcts-value", "policy"})
+"""Agents that run in the fast core (rollouts, the compiled search or the features)."""
+
+COMPILED_SEARCH_AGENTS = frozenset({"oracle-value", "ismcts", "ismcts-value", "policy"})
+"""Of those, the agents that also run the ``search`` part (the compiled search, the
+heuristic's kernels, the value net's features)."""
 
 
 def _specs(text: str | None) -> list[str]:
     return [s.strip() for s in (text or "").split(",") if s.strip()]
 
 
-def _searches(spec: str) -> bool:
-    """True when the agent ``spec`` (a name or a difficulty) uses the fast core."""
+def _agent_name(spec: str) -> str:
+    """The registry name of the agent ``spec`` (a name, a difficulty or ``policy:FILE``)."""
     from ..agents.registry import DIFFICULTIES, split_spec
 
     spec = split_spec(spec)[0]
-    name = DIFFICULTIES[spec][0] if spec in DIFFICULTIES else spec
-    return name in SEARCH_AGENTS
+    if spec.startswith("policy:"):
+        return "policy"
+    return DIFFICULTIES[spec][0] if spec in DIFFICULTIES else spec
+
+
+def _searches(spec: str) -> bool:
+    """True when the agent ``spec`` (a name or a difficulty) uses the fast core."""
+    return _agent_name(spec) in SEARCH_AGENTS
+
+
+def _agent_parts(specs: list[str]) -> tuple[str, ...]:
+    names = {_agent_name(spec) for spec in specs}
+    if names & COMPILED_SEARCH_AGENTS:
+        return ("transitions", "search")
+    return ("transitions",) if names & SEARCH_AGENTS else ()
 
 
 def extras_needed(args: argparse.Namespace) -> list[tuple[str, str]]:
@@ -50,21 +68,37 @@ def extras_needed(args: argparse.Namespace) -> list[tuple[str, str]]:
     return []
 
 
-def uses_fast_core(args: argparse.Namespace) -> bool:
-    """True when the command of ``args`` will call the fast core (a search agent, hints,
-    the batch simulator, the fast benchmark, the analysis)."""
+def fast_core_parts(args: argparse.Namespace) -> tuple[str, ...]:
+    """The parts of the fast core (``coloretto.fastcore.cache.PARTS``) the command of
+    ``args`` will call, in compile order; empty when it does not use the fast core."""
     command: str = args.command
     opt = vars(args).get
     agents = _specs(opt("agents"))
+    both = ("transitions", "search")
     if command == "play":
-        return bool(opt("hints") or opt("resume") or any(map(_searches, _specs(opt("opponents")))))
+        # hints and a resumed game's advisor run the compiled search
+        return both if opt("hints") or opt("resume") else _agent_parts(_specs(opt("opponents")))
     if command == "simulate":
-        return not opt("engine_only") or any(map(_searches, agents))
+        parts = _agent_parts(agents)
+        return parts or (() if opt("engine_only") else ("transitions",))
     if command == "tournament":
-        return any(map(_searches, agents))
+        return _agent_parts(agents)
     if command == "bench":
-        return opt("bench_command") == "mcts" or (opt("bench_command") == "playout" and bool(opt("fast")))
-    return command in ("analyze", "train")
+        bench = opt("bench_command")
+        if bench == "mcts":
+            return both
+        if bench == "env":
+            return ("transitions", "vector")
+        return ("transitions",) if bench == "playout" and opt("fast") else ()
+    if command == "train":
+        return ("transitions", "search", "selfplay" if opt("train_command") == "value" else "vector")
+    return both if command == "analyze" else ()
+
+
+def uses_fast_core(args: argparse.Namespace) -> bool:
+    """True when the command of ``args`` will call the fast core (a search agent, hints,
+    the batch simulator, the fast benchmarks, the analysis, training)."""
+    return bool(fast_core_parts(args))
 
 
 def preflight(args: argparse.Namespace) -> None:
@@ -75,8 +109,9 @@ def preflight(args: argparse.Namespace) -> None:
     """
     for extra, feature in extras_needed(args):
         require_extra(extra, feature)
-    if uses_fast_core(args):
+    parts = fast_core_parts(args)
+    if parts:
         from .warmup import prepare_fast_core
 
         # --quiet (tournament) hides the compile note too; the compiling still happens now.
-        prepare_fast_core(Console(stderr=True, quiet=bool(vars(args).get("quiet"))))
+        prepare_fast_core(Console(stderr=True, quiet=bool(vars(args).get("quiet"))), parts)

@@ -128,21 +128,27 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _warm_fast_core_in_background() -> None:
-    """Load the fast core (search players, hints) in a background thread at start-up, so the
-    first computer decision does not wait for it. When its cache is cold this compiles it
-    (about 30 s) and logs ``coloretto.fastcore.cache.COLD_MESSAGE`` first; nothing happens
-    when Numba cannot be imported (search players then use engine rollouts)."""
+    """Load the fast core's parts that the tables use (``transitions`` and ``search``: the
+    computer players and the hints) in a background thread at start-up, so the first
+    computer decision does not wait for them. When a part's cache is cold this compiles it
+    (a minute or two) and logs ``coloretto.fastcore.cache.cold_message`` first; nothing
+    happens when Numba cannot be imported (search players then use engine rollouts)."""
     from .._optional import optional
 
     if optional("numba", "fast") is None:
         return
-    from ..fastcore import warmup
-
     log = logging.getLogger("coloretto.fastcore")
+    parts = ("transitions", "search")
 
     def warm() -> None:
         try:
-            seconds = warmup()
+            from ..fastcore.cache import cold_message, is_warm
+            from .warmup import warm_part
+
+            cold = tuple(part for part in parts if not is_warm(part))
+            if cold:
+                log.warning(cold_message(cold))
+            seconds = sum(warm_part(part)[1] for part in parts)
         except Exception as exc:  # noqa: BLE001 - search players fall back on engine rollouts
             log.warning("fast core unavailable (%s); search players use engine rollouts", exc)
             return

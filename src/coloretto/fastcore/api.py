@@ -348,7 +348,7 @@ def warmup(announce: bool = True) -> float:
     calls return that figure without doing anything). Thread-safe.
 
     When the cache is cold (``coloretto.fastcore.cache.is_warm``) and ``announce`` is true,
-    ``cache.COLD_MESSAGE`` is logged first (logger ``coloretto.fastcore``, level WARNING: on
+    ``cache.cold_message()`` is logged first (logger ``coloretto.fastcore``, level WARNING: on
     standard error when logging is not configured); after a complete warm-up the cache's
     marker is written, so later processes know they will not compile.
     """
@@ -360,11 +360,11 @@ def warmup(announce: bool = True) -> float:
 
 def _warm_all(announce: bool) -> float:
     from ..engine.state import new_game
-    from .cache import COLD_MESSAGE, is_warm, mark_warm
+    from .cache import cold_message, is_warm, mark_warm
 
     cold = not is_warm()
     if cold and announce:
-        logging.getLogger("coloretto.fastcore").warning(COLD_MESSAGE)
+        logging.getLogger("coloretto.fastcore").warning(cold_message())
     t0 = time.perf_counter()
     for rules in (Rules(players=4), Rules(players=2, edition="modern", match_games=2)):
         st = new_game(rules, 1)

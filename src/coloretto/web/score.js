@@ -248,6 +248,10 @@ function counter(player, kind, index = 0) {
     update(announce ? player : null);
     return true;
   };
+  // The highest count the field takes now: what maxCount allows, or the count already there
+  // when the sheet holds more than the game has (lowering it is always allowed). The input's
+  // max attribute and the + button follow the same limit (update()).
+  const most = () => Math.max(maxCount(cards(), kind, index, others()), getCount(cards(), kind, index));
   // The count when typing began: a typed number that ends refused (12 where 9 is the most)
   // puts it back, so the keystrokes on the way (the 1 of 12) leave nothing behind.
   let before = getCount(cards(), kind, index);
@@ -260,16 +264,29 @@ function counter(player, kind, index = 0) {
       input.removeAttribute("aria-invalid");
       error.textContent = "";
     } else {
-      if (getCount(cards(), kind, index) !== before) change(before);
+      // marked first, so that putting the count back leaves the typed number in the field
       input.setAttribute("aria-invalid", "true");
-      error.textContent = limitMessage(kind, index, others());
+      if (getCount(cards(), kind, index) !== before) change(before);
+      error.textContent = limitMessage(kind, index, others(), most());
     }
   });
+  // Leaving the field: a refused number becomes the nearest count the field takes (12 where
+  // 2 is the most becomes 2, -1 becomes 0), and the message stays, saying what was typed and
+  // what it became, so the change is seen; an emptied field shows the count again.
   input.addEventListener("change", () => {
+    const text = input.value.trim();
+    const typed = text === "" ? NaN : Number(text);
+    let note = "";
+    if (Number.isFinite(typed) && typed !== getCount(cards(), kind, index)) {
+      const nearest = Math.min(Math.max(Math.round(typed), 0), most());
+      if (nearest !== getCount(cards(), kind, index)) change(nearest);
+      const kept = getCount(cards(), kind, index);
+      note = `${t("count.clamped", { typed, value: kept })} ${limitMessage(kind, index, others(), most())}`;
+    }
     before = getCount(cards(), kind, index);
     input.value = String(before);
     input.removeAttribute("aria-invalid");
-    error.textContent = "";
+    error.textContent = note;
   });
   const step = (button, delta, key) => {
     button.setAttribute("aria-label", t(key, { card: name, name: player.name }));
@@ -291,14 +308,16 @@ function counter(player, kind, index = 0) {
     error);
 }
 
-/** Why a typed count was refused: the most one collection may hold, and, when the other
- * players hold some, how many of the game's cards of that kind they have. */
-function limitMessage(kind, index, others) {
+/** Why a typed count was refused: the counts the field takes (0 to `max`, the field's own
+ * limit), for jokers the limit of 3 in all, and, when the other players hold some, how many
+ * of the game's cards of that kind they have. */
+function limitMessage(kind, index, others, max) {
   const jokers = kind === "joker" || kind === "golden_joker";
-  const most = jokers ? t("count.joker_limit", { count: LIMITS.jokers }) : t("count.range", { max: LIMITS[kind] });
+  const parts = [max > 0 ? t("count.range", { max }) : t("count.zero")];
+  if (jokers) parts.push(t("count.joker_limit", { count: LIMITS.jokers }));
   const held = heldByOthers(others, jokers ? "jokers" : kind, index);
-  if (held === 0) return most;
-  return `${most} ${t("count.others_hold", { total: jokers ? LIMITS.jokers : LIMITS[kind], held })}`;
+  if (held > 0) parts.push(t("count.others_hold", { total: jokers ? LIMITS.jokers : LIMITS[kind], held }));
+  return parts.join(" ");
 }
 
 function playerCard(player) {

@@ -128,7 +128,7 @@ Score sheet (score.html: score.js)
 - `#add-player` "Add player": test_score_sheet.py::test_phone_sheet_scores_each_tap_and_works_offline
 - `#name-N` a player's name, edited in place: test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
 - `#minus-N` "−": one card fewer: test_score_sheet.py::test_phone_sheet_scores_each_tap_and_works_offline
-- `#count-N` a count, typed (out of range: refused with a message) or stepped by the arrow keys: test_score_sheet.py::test_phone_sheet_scores_each_tap_and_works_offline
+- `#count-N` a count, typed (out of range: refused with a message naming its range, the nearest count on leaving) or stepped by the arrow keys: test_score_sheet.py::test_phone_sheet_scores_each_tap_and_works_offline
 - `#plus-N` "+": one card more (Enter on it): test_score_sheet.py::test_phone_sheet_scores_each_tap_and_works_offline
 - `#remove-N` "Remove NAME" (two taps): test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions
 - `#clear-game` "Clear game N" (two taps): test_score_sheet.py::test_desktop_match_sheet_and_sheet_actions

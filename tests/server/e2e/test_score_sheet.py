@@ -6,7 +6,8 @@
    Extrakarten card and colour names changed; then the server is stopped and the page
    reloaded: the service worker serves it, the sheet is as it was and still scores.
 2. On a desktop: a 4-game match sheet adds the games up; clearing a game, removing a player
-   and a new sheet; bad typed counts and the joker limits.
+   and a new sheet; bad typed counts and the joker limits: the message names the field's
+   own range, and leaving the field puts the nearest count it takes.
 3. Languages: the browser's language is followed, the selector switches and is remembered,
    every visible string of the sheet changes, and the colour letters are the language's.
 4. Chromium finds the sheet installable (manifest, icons, service worker).
@@ -251,50 +252,83 @@ def test_desktop_match_sheet_and_sheet_actions(sheet_server: ServerProcess, new_
     assert game4.inner_text() == "\u2013"  # not played yet
     page.screenshot(path=str(artifacts / "score-sheet-desktop-match.png"), full_page=True)
 
-    # limits: a typed count out of range is refused with a message; jokers at most 3 in all
+    # limits: a typed count out of range is refused with a message naming the field's range;
+    # leaving the field puts the nearest count it takes and says so
     page.click("#game-tab-4")
     page.fill("#count-p1-colour-0", "12")
     assert page.get_attribute("#count-p1-colour-0", "aria-invalid") == "true"
     assert page.inner_text("#count-p1-colour-0-error") == "Enter a whole number from 0 to 9."
     assert total(page, "p1") == 0
-    page.press("#count-p1-colour-0", "Tab")  # leaving the field shows the kept value again
-    assert page.input_value("#count-p1-colour-0") == "0"
-    # typed key by key, the refused 12 leaves nothing of its 1 behind
+    page.press("#count-p1-colour-0", "Tab")
+    assert page.input_value("#count-p1-colour-0") == "9"
+    assert page.get_attribute("#count-p1-colour-0", "aria-invalid") is None
+    assert page.inner_text("#count-p1-colour-0-error") == "12 changed to 9. Enter a whole number from 0 to 9."
+    assert total(page, "p1") == expected({COLOURS[0]: 9})["total"]
+    page.fill("#count-p1-colour-0", "-3")
+    page.press("#count-p1-colour-0", "Tab")
+    assert page.input_value("#count-p1-colour-0") == "0" and total(page, "p1") == 0
+    assert page.inner_text("#count-p1-colour-0-error") == "\u22123 changed to 0. Enter a whole number from 0 to 9."
+    # typed key by key, the refused 12 leaves nothing of its 1 behind while it is typed
     page.fill("#count-p1-colour-0", "")
     page.type("#count-p1-colour-0", "12")
     assert page.get_attribute("#count-p1-colour-0", "aria-invalid") == "true"
-    assert total(page, "p1") == 0
+    assert page.input_value("#count-p1-colour-0") == "12" and total(page, "p1") == 0
     page.press("#count-p1-colour-0", "Tab")
-    assert page.input_value("#count-p1-colour-0") == "0"
-    # a count that was there before the typing is the one kept
+    assert page.input_value("#count-p1-colour-0") == "9"
+    # a count that was there before the typing is the one counted while the typed one is refused
     page.fill("#count-p1-colour-0", "4")
     page.press("#count-p1-colour-0", "Tab")
+    assert page.inner_text("#count-p1-colour-0-error") == ""
     page.click("#count-p1-colour-0")
     page.keyboard.press("Control+A")
     page.keyboard.type("12")  # the 1 is taken on the way, the 12 refused
     assert page.get_attribute("#count-p1-colour-0", "aria-invalid") == "true"
     assert total(page, "p1") == expected({COLOURS[0]: 4})["total"]
     page.press("#count-p1-colour-0", "Tab")
-    assert page.input_value("#count-p1-colour-0") == "4"
+    assert page.input_value("#count-p1-colour-0") == "9"
+    assert total(page, "p1") == expected({COLOURS[0]: 9})["total"]
     page.fill("#count-p1-colour-0", "0")
     page.press("#count-p1-colour-0", "Tab")
     assert total(page, "p1") == 0
+    assert page.inner_text("#count-p1-colour-0-error") == ""
+    # jokers: 3 in all with the golden one, so with the golden joker 2 at most
+    tap(page, "p1", "golden_joker")
+    page.fill("#count-p1-joker", "5")
+    assert page.get_attribute("#count-p1-joker", "aria-invalid") == "true"
+    assert page.inner_text("#count-p1-joker-error") == (
+        "Enter a whole number from 0 to 2. At most 3 jokers in all, the golden joker included.")
+    assert page.get_attribute("#count-p1-joker", "max") == "2"
+    page.press("#count-p1-joker", "Tab")
+    assert page.input_value("#count-p1-joker") == "2"
+    assert page.inner_text("#count-p1-joker-error") == (
+        "5 changed to 2. Enter a whole number from 0 to 2. At most 3 jokers in all, the golden joker included.")
+    assert total(page, "p1") == expected({"joker": 2, "golden_joker": 1})["total"]
+    assert page.is_disabled("#plus-p1-joker")
+    page.fill("#count-p1-joker", "0")
+    page.press("#count-p1-joker", "Tab")
+    tap(page, "p1", "golden_joker", minus=True)
     tap(page, "p1", "joker", 3)
     assert page.is_disabled("#plus-p1-joker") and page.is_disabled("#plus-p1-golden_joker")
     page.fill("#count-p1-golden_joker", "1")
-    assert "golden joker included" in page.inner_text("#count-p1-golden_joker-error")
+    assert page.inner_text("#count-p1-golden_joker-error") == (
+        "Enter 0. At most 3 jokers in all, the golden joker included.")
+    page.press("#count-p1-golden_joker", "Tab")
+    assert page.input_value("#count-p1-golden_joker") == "0"
     assert total(page, "p1") == expected({"joker": 3})["total"] == 6
     # the whole table holds at most the game's cards: 9 of a colour, 3 jokers with the golden
     page.fill("#count-p2-colour-0", "7")
     page.press("#count-p2-colour-0", "Tab")
-    tap(page, "p1", "blue", 2)
-    assert page.is_disabled("#plus-p1-colour-0")
-    page.fill("#count-p1-colour-0", "3")
+    assert page.get_attribute("#count-p1-colour-0", "max") == "2"
+    page.fill("#count-p1-colour-0", "5")
     assert page.get_attribute("#count-p1-colour-0", "aria-invalid") == "true"
     assert page.inner_text("#count-p1-colour-0-error") == (
-        "Enter a whole number from 0 to 9. The game has 9 of these cards and the other players hold 7.")
+        "Enter a whole number from 0 to 2. The game has 9 of these cards and the other players hold 7.")
     page.press("#count-p1-colour-0", "Tab")
     assert page.input_value("#count-p1-colour-0") == "2"
+    assert page.inner_text("#count-p1-colour-0-error") == (
+        "5 changed to 2. Enter a whole number from 0 to 2. The game has 9 of these cards and the other players hold 7.")
+    assert page.is_disabled("#plus-p1-colour-0")
+    assert total(page, "p1") == expected({"joker": 3, COLOURS[0]: 2})["total"]
     assert page.is_disabled("#plus-p2-joker") and page.is_disabled("#plus-p2-golden_joker")  # Ann holds 3
     tap(page, "p2", "blue", 1, minus=True)
     assert page.is_enabled("#plus-p1-colour-0")
@@ -372,6 +406,17 @@ def test_languages_follow_the_browser_switch_and_are_remembered(
             assert page.inner_text("nav a >> nth=0") == catalog["nav.lobby"]
             assert page.get_attribute("#plus-p1-colour-3", "aria-label") == (
                 catalog["count.plus"].replace("{card}", catalog["colour.green"]).replace("{name}", "Anouk"))
+            # an out-of-range count: the message names the field's range, leaving it puts the most
+            page.fill("#count-p1-joker", "5")
+            limit = catalog["count.range"].replace("{max}", "3") + " " + catalog["count.joker_limit"].replace(
+                "{count}", "3")
+            assert page.inner_text("#count-p1-joker-error") == limit, lang
+            page.press("#count-p1-joker", "Tab")
+            assert page.input_value("#count-p1-joker") == "3", lang
+            assert page.inner_text("#count-p1-joker-error") == (
+                catalog["count.clamped"].replace("{typed}", "5").replace("{value}", "3") + " " + limit), lang
+            page.fill("#count-p1-joker", "0")
+            page.press("#count-p1-joker", "Tab")
             # no English left on a translated page (names and numbers aside)
             if lang != "en":
                 text = page.inner_text("main")

@@ -145,16 +145,16 @@ def test_serve_logs_the_cold_fast_core_and_compiles_in_the_background(tmp_path: 
     assert "Traceback" not in log.read_text()
 
 
-def test_bench_env_announces_its_cold_kernels_before_compiling(tmp_path: Path) -> None:
-    """``bench env`` runs the vector environment's own kernels: with a cold cache it says it
-    compiles (and how long that takes) before it starts, instead of a silent pause. Stopped
-    once Numba has written its first cache file."""
+def _stderr_until_first_kernel(tmp_path: Path, argv: list[str]) -> str:
+    """Run ``coloretto ARGV`` with an empty Numba cache, stop it once Numba has written its
+    first cache file (any notice before compiling has been printed by then) and return its
+    standard error."""
     cache = tmp_path / "numba"
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
     err = tmp_path / "stderr.txt"
     with open(err, "w") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "coloretto", "bench", "env", "--envs", "8", "--seconds", "0.5"],
+            [sys.executable, "-m", "coloretto", *argv],
             stdout=subprocess.DEVNULL, stderr=out, cwd=tmp_path, env=env,
         )
     try:
@@ -166,33 +166,23 @@ def test_bench_env_announces_its_cold_kernels_before_compiling(tmp_path: Path) -
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    assert cold_message(("transitions", "vector")) in err.read_text(), err.read_text()
+    return err.read_text()
+
+
+def test_bench_env_announces_its_cold_kernels_before_compiling(tmp_path: Path) -> None:
+    """``bench env`` runs the vector environment's own kernels: with a cold cache it says it
+    compiles (and how long that takes) before it starts, instead of a silent pause."""
+    err = _stderr_until_first_kernel(tmp_path, ["bench", "env", "--envs", "8", "--seconds", "0.5"])
+    assert cold_message(("transitions", "vector")) in err, err
 
 
 @pytest.mark.parametrize("quiet", [False, True], ids=["notes", "quiet"])
 def test_tournament_quiet_also_hides_the_compile_note(tmp_path: Path, quiet: bool) -> None:
     """With a cold cache, ``tournament`` says it compiles before it does; with ``--quiet`` it
-    compiles without a word. Once Numba has written its first cache file the note would
-    have been printed, so the command is stopped there."""
-    cache = tmp_path / "numba"
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
-    err = tmp_path / "stderr.txt"
+    compiles without a word."""
     argv = ["tournament", "--agents", "oracle,random", "--games", "2", "--seed", "1"]
-    with open(err, "w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "coloretto", *argv, *(["--quiet"] if quiet else [])],
-            stdout=subprocess.DEVNULL, stderr=out, cwd=tmp_path, env=env,
-        )
-    try:
-        deadline = time.monotonic() + 180
-        while not any(cache.rglob("*.nbi")) and time.monotonic() < deadline:
-            assert proc.poll() is None, err.read_text()
-            time.sleep(0.2)
-        assert any(cache.rglob("*.nbi")), "no kernel was compiled into the cold cache"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-    assert (COLD_MESSAGE in err.read_text()) is not quiet, err.read_text()
+    err = _stderr_until_first_kernel(tmp_path, [*argv, *(["--quiet"] if quiet else [])])
+    assert (COLD_MESSAGE in err) is not quiet, err
 
 
 def test_the_cache_module_examples_pass() -> None:

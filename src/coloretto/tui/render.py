@@ -10,9 +10,11 @@ viewer may know (``observe(state, seat).state``), build ``rich`` renderables and
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -47,6 +49,39 @@ CARD_LABELS: dict[int, str] = {
 """Readable name of each card code."""
 
 EMPTY_SLOT_STYLE = "dim"
+
+WIDE_ENOUGH = 80
+"""A console at least this wide always gets the full layout of a ``Fitted`` renderable (the
+layout of a standard terminal, even where a table there wraps a long cell)."""
+_UNBOUNDED = 10_000
+"""A width no table reaches: measuring at it gives a table's natural width."""
+
+
+class Fitted:
+    """``wide`` (a table with every column) where it fits, else ``narrow`` (a compact
+    layout of the same facts): ``wide`` is drawn on a console of ``WIDE_ENOUGH`` columns or
+    more and wherever its natural width fits; on a narrower console, ``narrow``, so that no
+    column is squeezed until names, words or numbers are cut.
+
+    The choice is made when it is drawn, at the width ``rich`` gives it."""
+
+    def __init__(self, wide: RenderableType, narrow: RenderableType) -> None:
+        self.wide = wide
+        self.narrow = narrow
+
+    def choose(self, console: Console, options: ConsoleOptions) -> RenderableType:
+        """The renderable drawn at ``options.max_width``: ``wide`` or ``narrow``."""
+        width = options.max_width
+        if width >= WIDE_ENOUGH:
+            return self.wide
+        natural = Measurement.get(console, options.update(max_width=_UNBOUNDED), self.wide)
+        return self.wide if natural.maximum <= width else self.narrow
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.choose(console, options)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.choose(console, options))
 
 
 def card(code: int) -> Text:
@@ -189,7 +224,7 @@ def board(
     if state.decision != "choose_start":
         rows = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
         rows.add_column("row", justify="right", style="bold")
-        rows.add_column("cards")
+        rows.add_column("cards", overflow="fold")
         for r in range(state.nrows):
             rows.add_row(f"row {r + 1}", row_text(state, r, names))
         parts.append(Text("Rows", style="bold underline"))
@@ -200,6 +235,56 @@ def board(
                 f"{names[state.to_move]} drew ", card_named(state.drawn), " and must place it."
             )
         )
+    scores = state.scores()
+    seats = [_seat_facts(state, names, s, scores[s], viewer, viewer_suffix) for s in range(state.n)]
+    parts.append(Fitted(_players_table(state, seats), _players_list(seats)))
+    return Group(*parts)
+
+
+@dataclass
+class _Seat:
+    """What the board shows of one seat: its name as shown, whether it is to move or the
+    viewer, its collection, score, match total (``None`` outside a match) and status."""
+
+    name: str
+    to_move: bool
+    viewer: bool
+    collection: Text
+    score: int
+    match: int | None
+    status: str
+
+
+def _seat_facts(
+    state: GameState,
+    names: Sequence[str],
+    s: int,
+    score: int,
+    viewer: int | None,
+    viewer_suffix: str,
+) -> _Seat:
+    """The board's facts of seat ``s``, whose live score is ``score``."""
+    name = names[s] + (viewer_suffix if viewer == s and names[s].lower() != "you" else "")
+    status = ""
+    if state.is_over():
+        status = ""
+    elif state.to_move == s:
+        status = "to move"
+    elif state.decision not in ("choose_start",) and state.out[s]:
+        took = [r for r in range(state.nrows) if state.row_taker[r] == s]
+        status = f"out (took row {took[0] + 1})" if took else "out"
+    match = None
+    if state.rules.match_games > 1:
+        match = state.match_totals[s] + (0 if state.is_over() else score)
+    return _Seat(
+        name, state.to_move == s, viewer == s, collection_text(state.coll[s], state.in_play),
+        score, match, status,
+    )
+
+
+def _players_table(state: GameState, seats: Sequence[_Seat]) -> Table:
+    """The players as a table: a column each for name, collection, score, match total and
+    status."""
     players = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
     players.add_column("", width=1)
     players.add_column("player")
@@ -209,29 +294,36 @@ def board(
     if match:
         players.add_column("match", justify="right")
     players.add_column("status")
-    scores = state.scores()
-    for s in range(state.n):
-        name = names[s] + (viewer_suffix if viewer == s and names[s].lower() != "you" else "")
-        status = ""
-        if state.is_over():
-            status = ""
-        elif state.to_move == s:
-            status = "to move"
-        elif state.decision not in ("choose_start",) and state.out[s]:
-            took = [r for r in range(state.nrows) if state.row_taker[r] == s]
-            status = f"out (took row {took[0] + 1})" if took else "out"
+    for seat in seats:
         cells: list[RenderableType] = [
-            ">" if state.to_move == s else "",
-            Text(name, style="bold" if viewer == s else ""),
-            collection_text(state.coll[s], state.in_play),
-            str(scores[s]),
+            ">" if seat.to_move else "",
+            Text(seat.name, style="bold" if seat.viewer else ""),
+            seat.collection,
+            str(seat.score),
         ]
         if match:
-            cells.append(str(state.match_totals[s] + (0 if state.is_over() else scores[s])))
-        cells.append(status)
+            cells.append(str(seat.match))
+        cells.append(seat.status)
         players.add_row(*cells)
-    parts.append(players)
-    return Group(*parts)
+    return players
+
+
+def _players_list(seats: Sequence[_Seat]) -> Group:
+    """The players for a narrow console: per seat a line with the full name, score, match
+    total and status (broken between words), and the collection on the line under it."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(width=1, no_wrap=True)
+    grid.add_column(overflow="fold")
+    for seat in seats:
+        line = Text.assemble((seat.name, "bold" if seat.viewer else ""), f": score {seat.score}")
+        if seat.match is not None:
+            line.append(f", match {seat.match}")
+        if seat.status:
+            line.append(f", {seat.status}")
+        line.append("\n  ")
+        line.append_text(seat.collection)
+        grid.add_row(">" if seat.to_move else "", line)
+    return Group(Text("Players", style="bold underline"), grid)
 
 
 def describe(action: Action) -> str:
@@ -245,11 +337,12 @@ def describe(action: Action) -> str:
     return f"choose {COLORS[action.arg]} as starting card"
 
 
-def _colour_pieces(bd: ScoreBreakdown, part: dict[int, int]) -> Text:
+def _colour_pieces(bd: ScoreBreakdown, part: dict[int, int], sep: str = "\n") -> Text:
+    """``[E]x6 +21`` for each colour of ``part`` (colour -> points), with ``sep`` between."""
     out = Text()
     for c, pts in part.items():
         if out:
-            out.append("\n")
+            out.append(sep)
         out.append_text(card(c))
         out.append(f"x{bd.counts[c]} {pts:+d}")
     return out if out else Text("-", style="dim")
@@ -261,10 +354,13 @@ def breakdown_table(
     *,
     title: str | None = None,
     ranks: Sequence[int] | None = None,
-) -> Table:
+) -> RenderableType:
     """Each player's full score breakdown (docs/rules.md §6): positive colours, negative colours
     (``[E]x4 +10``: the colour, its count with the jokers given to it, its points), where
-    the jokers went, "+2" points and the total."""
+    the jokers went, "+2" points and the total.
+
+    On a console too narrow for its seven columns (``Fitted``) each player is a block of
+    lines instead: the name with the total and rank, then the same facts one to a line."""
     table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
     table.add_column("player")
     table.add_column("positive colours")
@@ -274,25 +370,90 @@ def breakdown_table(
     table.add_column("total", justify="right", style="bold")
     if ranks is not None:
         table.add_column("rank", justify="right")
+    blocks = _narrow_frame(title)
     for s, bd in enumerate(breakdowns):
-        jokers = Text()
-        for c, k in bd.jokers.items():
-            if jokers:
-                jokers.append("\n")
-            jokers.append(f"{k} -> ")
-            jokers.append_text(card(c))
+        jokers = _jokers_text(bd, "\n")
         row: list[RenderableType] = [
             Text(names[s]),
             _colour_pieces(bd, bd.positive),
             _colour_pieces(bd, bd.negative),
             jokers if jokers else Text("-", style="dim"),
-            f"{bd.plus2:+d}" if bd.plus2 else "0",
+            _plus2(bd),
             str(bd.total),
         ]
         if ranks is not None:
             row.append(str(ranks[s]))
         table.add_row(*row)
-    return table
+        blocks.add_row(_breakdown_block(bd, names[s], None if ranks is None else ranks[s]))
+    return Fitted(table, blocks)
+
+
+def _narrow_frame(title: str | None) -> Table:
+    """A one-column table as wide as the console, with ``title``: the frame of a narrow
+    layout whose rows are blocks of text."""
+    frame = Table(
+        box=None,
+        show_header=False,
+        title=title,
+        title_justify="left",
+        pad_edge=False,
+        padding=(0, 1),
+        expand=True,
+    )
+    frame.add_column(overflow="fold", ratio=1)
+    return frame
+
+
+def _jokers_text(bd: ScoreBreakdown, sep: str) -> Text:
+    """Where the jokers went, ``1 -> [Y]``, one colour after another with ``sep``."""
+    jokers = Text()
+    for c, k in bd.jokers.items():
+        if jokers:
+            jokers.append(sep)
+        jokers.append(f"{k} -> ")
+        jokers.append_text(card(c))
+    return jokers
+
+
+def _plus2(bd: ScoreBreakdown) -> str:
+    return f"{bd.plus2:+d}" if bd.plus2 else "0"
+
+
+def _breakdown_block(bd: ScoreBreakdown, name: str, rank: int | None) -> Text:
+    """One player's breakdown as lines: ``Ann: total 41, rank 1``, then the positive and
+    negative colours, the jokers and the "+2" points."""
+    out = Text.assemble((name, "bold"), f": total {bd.total}")
+    if rank is not None:
+        out.append(f", rank {rank}")
+    pieces = (("positive: ", _colour_pieces(bd, bd.positive, "  ")),
+              ("negative: ", _colour_pieces(bd, bd.negative, "  ")),
+              ("jokers to: ", _jokers_text(bd, ", ") or Text("-", style="dim")),
+              ('"+2": ', Text(_plus2(bd))))
+    for label, value in pieces:
+        out.append("\n  " + label)
+        out.append_text(value)
+    return out
+
+
+def match_table(
+    game_scores: Sequence[Sequence[int]], totals: Sequence[int], names: Sequence[str]
+) -> RenderableType:
+    """Scores of each finished game of a match and the match totals; on a console too
+    narrow for a column per game (``Fitted``), a line per player: ``Ann: games 30, 41;
+    total 71``."""
+    table = Table(box=box.SIMPLE_HEAD, title="Match", title_justify="left", pad_edge=False)
+    table.add_column("player")
+    for g in range(len(game_scores)):
+        table.add_column(f"game {g + 1}", justify="right")
+    table.add_column("total", justify="right", style="bold")
+    lines = _narrow_frame("Match")
+    for s, name in enumerate(names):
+        scores = [str(gs[s]) for gs in game_scores]
+        table.add_row(Text(name), *scores, str(totals[s]))
+        lines.add_row(
+            Text.assemble((name, "bold"), f": games {', '.join(scores)}; total {totals[s]}")
+        )
+    return Fitted(table, lines)
 
 
 def winners_text(winners: Sequence[int], totals: Sequence[int], names: Sequence[str]) -> Text:
@@ -302,20 +463,6 @@ def winners_text(winners: Sequence[int], totals: Sequence[int], names: Sequence[
     if len(winners) == 1:
         return Text(f"Winner: {who} with {best} points", style="bold green")
     return Text(f"Shared win: {who} with {best} points each", style="bold green")
-
-
-def match_table(
-    game_scores: Sequence[Sequence[int]], totals: Sequence[int], names: Sequence[str]
-) -> Table:
-    """Scores of each finished game of a match and the match totals."""
-    table = Table(box=box.SIMPLE_HEAD, title="Match", title_justify="left", pad_edge=False)
-    table.add_column("player")
-    for g in range(len(game_scores)):
-        table.add_column(f"game {g + 1}", justify="right")
-    table.add_column("total", justify="right", style="bold")
-    for s, name in enumerate(names):
-        table.add_row(Text(name), *(str(gs[s]) for gs in game_scores), str(totals[s]))
-    return table
 
 
 def card_name_text(name: str) -> Text:

@@ -13,8 +13,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rich import box
+from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -309,20 +311,21 @@ def _players_table(state: GameState, seats: Sequence[_Seat]) -> Table:
 
 
 def _players_list(seats: Sequence[_Seat]) -> Group:
-    """The players for a narrow console: per seat a line with the full name, score, match
-    total and status (broken between words), and the collection on the line under it."""
+    """The players for a narrow console: per seat its full name, a line with its score,
+    match total and status, and its collection (each line broken between words if need be)."""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(width=1, no_wrap=True)
     grid.add_column(overflow="fold")
     for seat in seats:
-        line = Text.assemble((seat.name, "bold" if seat.viewer else ""), f": score {seat.score}")
+        block = Text(seat.name, style="bold" if seat.viewer else "")
+        facts = [f"score {seat.score}"]
         if seat.match is not None:
-            line.append(f", match {seat.match}")
+            facts.append(f"match {seat.match}")
         if seat.status:
-            line.append(f", {seat.status}")
-        line.append("\n  ")
-        line.append_text(seat.collection)
-        grid.add_row(">" if seat.to_move else "", line)
+            facts.append(seat.status)
+        block.append("\n  " + ", ".join(facts) + "\n  ")
+        block.append_text(seat.collection)
+        grid.add_row(">" if seat.to_move else "", block)
     return Group(Text("Players", style="bold underline"), grid)
 
 
@@ -337,14 +340,14 @@ def describe(action: Action) -> str:
     return f"choose {COLORS[action.arg]} as starting card"
 
 
-def _colour_pieces(bd: ScoreBreakdown, part: dict[int, int], sep: str = "\n") -> Text:
-    """``[E]x6 +21`` for each colour of ``part`` (colour -> points), with ``sep`` between."""
-    out = Text()
-    for c, pts in part.items():
-        if out:
-            out.append(sep)
-        out.append_text(card(c))
-        out.append(f"x{bd.counts[c]} {pts:+d}")
+def _colour_items(bd: ScoreBreakdown, part: dict[int, int]) -> list[Text]:
+    """``[E]x6 +21`` for each colour of ``part`` (colour -> points)."""
+    return [Text.assemble(card(c), f"x{bd.counts[c]} {pts:+d}") for c, pts in part.items()]
+
+
+def _colour_pieces(bd: ScoreBreakdown, part: dict[int, int]) -> Text:
+    """The colours of ``part`` (``_colour_items``), one to a line; ``-`` when none."""
+    out = Text("\n").join(_colour_items(bd, part))
     return out if out else Text("-", style="dim")
 
 
@@ -360,7 +363,7 @@ def breakdown_table(
     the jokers went, "+2" points and the total.
 
     On a console too narrow for its seven columns (``Fitted``) each player is a block of
-    lines instead: the name with the total and rank, then the same facts one to a line."""
+    lines instead (``_breakdown_block``): the name, then the same facts one to a line."""
     table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
     table.add_column("player")
     table.add_column("positive colours")
@@ -372,7 +375,7 @@ def breakdown_table(
         table.add_column("rank", justify="right")
     blocks = _narrow_frame(title)
     for s, bd in enumerate(breakdowns):
-        jokers = _jokers_text(bd, "\n")
+        jokers = Text("\n").join(_joker_items(bd))
         row: list[RenderableType] = [
             Text(names[s]),
             _colour_pieces(bd, bd.positive),
@@ -404,56 +407,62 @@ def _narrow_frame(title: str | None) -> Table:
     return frame
 
 
-def _jokers_text(bd: ScoreBreakdown, sep: str) -> Text:
-    """Where the jokers went, ``1 -> [Y]``, one colour after another with ``sep``."""
-    jokers = Text()
-    for c, k in bd.jokers.items():
-        if jokers:
-            jokers.append(sep)
-        jokers.append(f"{k} -> ")
-        jokers.append_text(card(c))
-    return jokers
+def _label_grid() -> Table:
+    """Two columns without borders: a dim label and its value (broken between words)."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(no_wrap=True, style="dim")
+    grid.add_column(overflow="fold")
+    return grid
+
+
+def _joker_items(bd: ScoreBreakdown) -> list[Text]:
+    """``1 -> [Y]``: how many jokers went to each colour."""
+    return [Text.assemble(f"{k} -> ", card(c)) for c, k in bd.jokers.items()]
 
 
 def _plus2(bd: ScoreBreakdown) -> str:
     return f"{bd.plus2:+d}" if bd.plus2 else "0"
 
 
-def _breakdown_block(bd: ScoreBreakdown, name: str, rank: int | None) -> Text:
-    """One player's breakdown as lines: ``Ann: total 41, rank 1``, then the positive and
-    negative colours, the jokers and the "+2" points."""
-    out = Text.assemble((name, "bold"), f": total {bd.total}")
+def _breakdown_block(bd: ScoreBreakdown, name: str, rank: int | None) -> Group:
+    """One player's breakdown as lines: the name, then under it, each labelled, the total
+    (with the rank), the positive and negative colours, the jokers and the "+2" points; a
+    colour (``[E]x6 +21``) is never broken across lines (``Columns``)."""
+    total = Text(str(bd.total), style="bold")
     if rank is not None:
-        out.append(f", rank {rank}")
-    pieces = (("positive: ", _colour_pieces(bd, bd.positive, "  ")),
-              ("negative: ", _colour_pieces(bd, bd.negative, "  ")),
-              ("jokers to: ", _jokers_text(bd, ", ") or Text("-", style="dim")),
-              ('"+2": ', Text(_plus2(bd))))
-    for label, value in pieces:
-        out.append("\n  " + label)
-        out.append_text(value)
-    return out
+        total.append(f", rank {rank}")
+    grid = _label_grid()
+    grid.add_row("total", total)
+    for label, items in (
+        ("positive", _colour_items(bd, bd.positive)),
+        ("negative", _colour_items(bd, bd.negative)),
+        ("jokers to", _joker_items(bd)),
+        ('"+2"', [Text(_plus2(bd))]),
+    ):
+        grid.add_row(label, Columns(items, padding=(0, 2)) if items else Text("-", style="dim"))
+    return Group(Text(name, style="bold"), Padding(grid, (0, 0, 0, 2)))
 
 
 def match_table(
     game_scores: Sequence[Sequence[int]], totals: Sequence[int], names: Sequence[str]
 ) -> RenderableType:
     """Scores of each finished game of a match and the match totals; on a console too
-    narrow for a column per game (``Fitted``), a line per player: ``Ann: games 30, 41;
-    total 71``."""
+    narrow for a column per game (``Fitted``), per player its name, then its scores game
+    after game and its total."""
     table = Table(box=box.SIMPLE_HEAD, title="Match", title_justify="left", pad_edge=False)
     table.add_column("player")
     for g in range(len(game_scores)):
         table.add_column(f"game {g + 1}", justify="right")
     table.add_column("total", justify="right", style="bold")
-    lines = _narrow_frame("Match")
+    blocks = _narrow_frame("Match")
     for s, name in enumerate(names):
         scores = [str(gs[s]) for gs in game_scores]
         table.add_row(Text(name), *scores, str(totals[s]))
-        lines.add_row(
-            Text.assemble((name, "bold"), f": games {', '.join(scores)}; total {totals[s]}")
-        )
-    return Fitted(table, lines)
+        grid = _label_grid()
+        grid.add_row("games", ", ".join(scores))
+        grid.add_row("total", Text(str(totals[s]), style="bold"))
+        blocks.add_row(Group(Text(name, style="bold"), Padding(grid, (0, 0, 0, 2))))
+    return Fitted(table, blocks)
 
 
 def winners_text(winners: Sequence[int], totals: Sequence[int], names: Sequence[str]) -> Text:

@@ -258,22 +258,6 @@ def _label_text(label: str) -> Text:
     return Text(label, style=_STYLES.get(label.casefold(), "bold"))
 
 
-def _score_rows(result: dict[str, Any], tally: Tally) -> list[_Row]:
-    """The lines of the score table: each colour (positive ones first), the "+2" cards."""
-    typed = dict(zip(tally.labels, tally.counts, strict=True))
-    rows: list[_Row] = []
-    for sign, part in (("+", result["positive"]), ("-", result["negative"])):
-        for label, points in part.items():
-            rows.append(
-                _Row(sign, _label_text(label), typed.get(label, 0),
-                     result["jokers"].get(label, 0), result["counts"][label], points)
-            )
-    if result["plus2_cards"]:
-        cards = result["plus2_cards"]
-        rows.append(_Row("+", Text('"+2" cards', style="bold"), cards, 0, None, result["plus2"]))
-    return rows
-
-
 @dataclass
 class _Row:
     """One line of the score table: the sign of its points, what it counts, the cards
@@ -300,6 +284,21 @@ class _Row:
         if self.counted is not None and self.counted > 6:
             out += f" = {self.counted_text()}" if self.jokers else " (as 6)"
         return out
+
+
+def _score_rows(result: dict[str, Any], tally: Tally) -> list[_Row]:
+    """The lines of the score table: each colour (positive ones first), the "+2" cards."""
+    typed = dict(zip(tally.labels, tally.counts, strict=True))
+    rows: list[_Row] = []
+    for sign, part in (("+", result["positive"]), ("-", result["negative"])):
+        for label, points in part.items():
+            given = result["jokers"].get(label, 0)
+            after = result["counts"][label]
+            rows.append(_Row(sign, _label_text(label), typed.get(label, 0), given, after, points))
+    if result["plus2_cards"]:
+        cards = result["plus2_cards"]
+        rows.append(_Row("+", Text('"+2" cards', style="bold"), cards, 0, None, result["plus2"]))
+    return rows
 
 
 def _signed(sign: str, text: str) -> Text:

@@ -80,9 +80,11 @@ class Fitted:
         return self.wide if natural.maximum <= width else self.narrow
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """Draw the chosen layout (``choose``)."""
         yield self.choose(console, options)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        """The width of the chosen layout (``choose``)."""
         return Measurement.get(console, options, self.choose(console, options))
 
 
@@ -317,7 +319,7 @@ def _players_list(seats: Sequence[_Seat]) -> Group:
     grid.add_column(width=1, no_wrap=True)
     grid.add_column(overflow="fold")
     for seat in seats:
-        block = Text(seat.name, style="bold" if seat.viewer else "")
+        block = Text.assemble((seat.name, "bold" if seat.viewer else ""))
         facts = [f"score {seat.score}"]
         if seat.match is not None:
             facts.append(f"match {seat.match}")

@@ -36,6 +36,7 @@ from ..engine.cards import CARDS_PER_COLOR, NUM_COLORS, NUM_PLUS2
 from ..engine.rules import Rules
 from ..engine.tally import EmptyTallyError, TallyError, scoring_rules, tally_report
 from ..text import plural
+from ..tui.render import Fitted
 from .main import UsageError
 
 RESERVED = ("joker", "golden_joker", "plus2", "last_round")
@@ -257,13 +258,55 @@ def _label_text(label: str) -> Text:
     return Text(label, style=_STYLES.get(label.casefold(), "bold"))
 
 
-def render(result: dict[str, Any], tally: Tally, console: Console) -> None:
-    """Print the readable breakdown of :func:`score_tally`'s ``result`` on ``console``."""
+@dataclass
+class _Row:
+    """One line of the score table: the sign of its points, what it counts, the cards
+    typed, the jokers given to it, the cards counted (``None`` for "+2" cards), the points."""
+
+    sign: str
+    label: Text
+    cards: int
+    jokers: int
+    counted: int | None
+    points: int
+
+    def counted_text(self) -> str:
+        """``5``, or ``7 (as 6)`` beyond six cards (scored as six); empty for "+2" cards."""
+        if self.counted is None:
+            return ""
+        return f"{self.counted} (as 6)" if self.counted > 6 else str(self.counted)
+
+    def cards_text(self) -> str:
+        """The narrow table's cards cell: ``4``, ``4 +1 joker``, ``6 +1 joker = 7 (as 6)``."""
+        out = str(self.cards)
+        if self.jokers:
+            out += f" +{plural(self.jokers, 'joker')}"
+        if self.counted is not None and self.counted > 6:
+            out += f" = {self.counted_text()}" if self.jokers else " (as 6)"
+        return out
+
+
+def _score_rows(result: dict[str, Any], tally: Tally) -> list[_Row]:
+    """The lines of the score table: each colour (positive ones first), the "+2" cards."""
     typed = dict(zip(tally.labels, tally.counts, strict=True))
-    title = f"Coloretto score, {result['table']} table"
-    if result["extra"]:
-        title += f", Extrakarten card {result['extra']}"
-    console.print(Text(title, style="bold"))
+    rows: list[_Row] = []
+    for sign, part in (("+", result["positive"]), ("-", result["negative"])):
+        for label, points in part.items():
+            given = result["jokers"].get(label, 0)
+            after = result["counts"][label]
+            rows.append(_Row(sign, _label_text(label), typed.get(label, 0), given, after, points))
+    if result["plus2_cards"]:
+        cards = result["plus2_cards"]
+        rows.append(_Row("+", Text('"+2" cards', style="bold"), cards, 0, None, result["plus2"]))
+    return rows
+
+
+def _signed(sign: str, text: str) -> Text:
+    return Text(text, style="green" if sign == "+" else "red")
+
+
+def _wide_table(rows: list[_Row], total: int) -> Table:
+    """The score table with a column each for cards, jokers and the cards counted."""
     table = Table(box=box.SIMPLE_HEAD)
     table.add_column("")
     table.add_column("colour")
@@ -271,33 +314,50 @@ def render(result: dict[str, Any], tally: Tally, console: Console) -> None:
     table.add_column("jokers", justify="right")
     table.add_column("counted", justify="right")
     table.add_column("points", justify="right")
-    for sign, part in (("+", result["positive"]), ("-", result["negative"])):
-        for label, points in part.items():
-            given = result["jokers"].get(label, 0)
-            after = result["counts"][label]
-            counted = f"{after} (as 6)" if after > 6 else str(after)
-            table.add_row(
-                Text(sign, style="green" if sign == "+" else "red"),
-                _label_text(label),
-                str(typed.get(label, 0)),
-                f"+{given}" if given else "",
-                counted,
-                Text(f"{points:+d}", style="green" if sign == "+" else "red"),
-            )
-    if result["plus2_cards"]:
+    for row in rows:
         table.add_row(
-            Text("+", style="green"),
-            Text('"+2" cards', style="bold"),
-            str(result["plus2_cards"]),
-            "",
-            "",
-            Text(f"{result['plus2']:+d}", style="green"),
+            _signed(row.sign, row.sign),
+            row.label,
+            str(row.cards),
+            f"+{row.jokers}" if row.jokers else "",
+            row.counted_text(),
+            _signed(row.sign, f"{row.points:+d}"),
         )
     table.add_section()
-    table.add_row(
-        "", Text("total", style="bold"), "", "", "", Text(str(result["total"]), style="bold")
-    )
-    console.print(table)
+    table.add_row("", Text("total", style="bold"), "", "", "", Text(str(total), style="bold"))
+    return table
+
+
+def _narrow_table(rows: list[_Row], total: int) -> Table:
+    """The score table for a narrow console: cards, jokers and the count in one column,
+    broken between words (a long colour label is folded, never cut)."""
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    table.add_column("", no_wrap=True)
+    table.add_column("colour", overflow="fold")
+    table.add_column("cards", overflow="fold")
+    table.add_column("points", justify="right", no_wrap=True)
+    for row in rows:
+        table.add_row(
+            _signed(row.sign, row.sign),
+            row.label,
+            row.cards_text(),
+            _signed(row.sign, f"{row.points:+d}"),
+        )
+    table.add_section()
+    table.add_row("", Text("total", style="bold"), "", Text(str(total), style="bold"))
+    return table
+
+
+def render(result: dict[str, Any], tally: Tally, console: Console) -> None:
+    """Print the readable breakdown of :func:`score_tally`'s ``result`` on ``console``: a
+    table with a column each for cards, jokers and the cards counted, or a narrower one on
+    a console too narrow for it (``coloretto.tui.render.Fitted``), then notes."""
+    title = f"Coloretto score, {result['table']} table"
+    if result["extra"]:
+        title += f", Extrakarten card {result['extra']}"
+    console.print(Text(title, style="bold"))
+    rows = _score_rows(result, tally)
+    console.print(Fitted(_wide_table(rows, result["total"]), _narrow_table(rows, result["total"])))
 
     notes: list[str] = []
     n_pos, n_neg = len(result["positive"]), len(result["negative"])

@@ -10,8 +10,9 @@ so ``act`` is asked only when there is a choice.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -22,6 +23,7 @@ from ..engine.actions import Action
 from ..engine.cards import COLORS, LETTERS
 from ..engine.observation import Observation
 from ..engine.state import GameState
+from ..text import plural
 from . import render
 
 Advisor = Callable[[Observation, list[Action], Budget], Sequence[Advice]]
@@ -168,36 +170,58 @@ class Keyboard(Agent):
         self.console.print(hint_table(advice, {a: k for k, a, _ in choices}))
 
 
-def hint_table(advice: Sequence[Advice], keys: dict[Action, str]) -> Table:
+def hint_table(advice: Sequence[Advice], keys: dict[Action, str]) -> RenderableType:
     """The advisor's estimates as a table, best first: the key of each action (``keys``),
     the action in words (rows counted from 1), the win chance in percent and the expected
     score margin over the best other player, each with its 95% interval, and the samples
-    behind the estimate; the caption names the search (``Advice.evaluator``)."""
+    behind the estimate; the caption names the search (``Advice.evaluator``).
+
+    On a console too narrow for those five columns (``render.Fitted``) each action is a
+    block of three lines instead: its key and words with the samples, then the win chance,
+    then the margin."""
     evaluators = sorted({a.evaluator for a in advice})
-    table = Table(
-        title="Hints (the advisor's estimate)",
-        title_justify="left",
-        caption=f"95% intervals; search: {', '.join(evaluators)}",
-        caption_justify="left",
-    )
+    frame: dict[str, Any] = {
+        "title": "Hints (the advisor's estimate)",
+        "title_justify": "left",
+        "caption": f"95% intervals; search: {', '.join(evaluators)}",
+        "caption_justify": "left",
+    }
+    table = Table(**frame)
     table.add_column("key")
     table.add_column("action")
     table.add_column("win chance", justify="right")
     table.add_column("margin", justify="right")
     table.add_column("samples", justify="right")
+    blocks = Table(
+        box=None, show_header=False, pad_edge=False, padding=(0, 1), expand=True, **frame
+    )
+    blocks.add_column(no_wrap=True, style="bold")
+    blocks.add_column(overflow="fold", ratio=1)
     for a in advice:
-        interval = a.margin_interval
-        margin = f"{a.margin:+.1f}"
-        if interval is not None:
-            margin += f" [{interval[0]:+.1f}, {interval[1]:+.1f}]"
-        table.add_row(
-            keys.get(a.action, "?"),
-            render.describe(a.action),
-            f"{100 * a.win_prob:.0f}% [{100 * a.win_low:.0f}, {100 * a.win_high:.0f}]",
-            margin,
-            str(a.samples),
+        key, words = keys.get(a.action, "?"), render.describe(a.action)
+        table.add_row(key, words, _win_chance(a), _margin(a), str(a.samples))
+        blocks.add_row(
+            key,
+            Text(
+                f"{words} ({plural(a.samples, 'sample')})\n"
+                f"win chance {_win_chance(a)}\nmargin {_margin(a)}"
+            ),
         )
-    return table
+    return render.Fitted(table, blocks)
+
+
+def _win_chance(a: Advice) -> str:
+    """``52% [50, 55]``: the win chance in percent with its 95% interval."""
+    return f"{100 * a.win_prob:.0f}% [{100 * a.win_low:.0f}, {100 * a.win_high:.0f}]"
+
+
+def _margin(a: Advice) -> str:
+    """``+1.2 [+0.7, +1.7]``: the expected margin with its 95% interval (when known)."""
+    interval = a.margin_interval
+    margin = f"{a.margin:+.1f}"
+    if interval is not None:
+        margin += f" [{interval[0]:+.1f}, {interval[1]:+.1f}]"
+    return margin
 
 
 __all__ = ["Advisor", "Keyboard", "Quit", "hint_table"]

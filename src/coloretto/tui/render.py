@@ -10,9 +10,13 @@ viewer may know (``observe(state, seat).state``), build ``rich`` renderables and
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.columns import Columns
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -47,6 +51,41 @@ CARD_LABELS: dict[int, str] = {
 """Readable name of each card code."""
 
 EMPTY_SLOT_STYLE = "dim"
+
+WIDE_ENOUGH = 80
+"""A console at least this wide always gets the full layout of a ``Fitted`` renderable (the
+layout of a standard terminal, even where a table there wraps a long cell)."""
+_UNBOUNDED = 10_000
+"""A width no table reaches: measuring at it gives a table's natural width."""
+
+
+class Fitted:
+    """``wide`` (a table with every column) where it fits, else ``narrow`` (a compact
+    layout of the same facts): ``wide`` is drawn on a console of ``WIDE_ENOUGH`` columns or
+    more and wherever its natural width fits; on a narrower console, ``narrow``, so that no
+    column is squeezed until names, words or numbers are cut.
+
+    The choice is made when it is drawn, at the width ``rich`` gives it."""
+
+    def __init__(self, wide: RenderableType, narrow: RenderableType) -> None:
+        self.wide = wide
+        self.narrow = narrow
+
+    def choose(self, console: Console, options: ConsoleOptions) -> RenderableType:
+        """The renderable drawn at ``options.max_width``: ``wide`` or ``narrow``."""
+        width = options.max_width
+        if width >= WIDE_ENOUGH:
+            return self.wide
+        natural = Measurement.get(console, options.update(max_width=_UNBOUNDED), self.wide)
+        return self.wide if natural.maximum <= width else self.narrow
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """Draw the chosen layout (``choose``)."""
+        yield self.choose(console, options)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        """The width of the chosen layout (``choose``)."""
+        return Measurement.get(console, options, self.choose(console, options))
 
 
 def card(code: int) -> Text:
@@ -189,7 +228,7 @@ def board(
     if state.decision != "choose_start":
         rows = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
         rows.add_column("row", justify="right", style="bold")
-        rows.add_column("cards")
+        rows.add_column("cards", overflow="fold")
         for r in range(state.nrows):
             rows.add_row(f"row {r + 1}", row_text(state, r, names))
         parts.append(Text("Rows", style="bold underline"))
@@ -200,6 +239,56 @@ def board(
                 f"{names[state.to_move]} drew ", card_named(state.drawn), " and must place it."
             )
         )
+    scores = state.scores()
+    seats = [_seat_facts(state, names, s, scores[s], viewer, viewer_suffix) for s in range(state.n)]
+    parts.append(Fitted(_players_table(state, seats), _players_list(seats)))
+    return Group(*parts)
+
+
+@dataclass
+class _Seat:
+    """What the board shows of one seat: its name as shown, whether it is to move or the
+    viewer, its collection, score, match total (``None`` outside a match) and status."""
+
+    name: str
+    to_move: bool
+    viewer: bool
+    collection: Text
+    score: int
+    match: int | None
+    status: str
+
+
+def _seat_facts(
+    state: GameState,
+    names: Sequence[str],
+    s: int,
+    score: int,
+    viewer: int | None,
+    viewer_suffix: str,
+) -> _Seat:
+    """The board's facts of seat ``s``, whose live score is ``score``."""
+    name = names[s] + (viewer_suffix if viewer == s and names[s].lower() != "you" else "")
+    status = ""
+    if state.is_over():
+        status = ""
+    elif state.to_move == s:
+        status = "to move"
+    elif state.decision not in ("choose_start",) and state.out[s]:
+        took = [r for r in range(state.nrows) if state.row_taker[r] == s]
+        status = f"out (took row {took[0] + 1})" if took else "out"
+    match = None
+    if state.rules.match_games > 1:
+        match = state.match_totals[s] + (0 if state.is_over() else score)
+    return _Seat(
+        name, state.to_move == s, viewer == s, collection_text(state.coll[s], state.in_play),
+        score, match, status,
+    )
+
+
+def _players_table(state: GameState, seats: Sequence[_Seat]) -> Table:
+    """The players as a table: a column each for name, collection, score, match total and
+    status."""
     players = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
     players.add_column("", width=1)
     players.add_column("player")
@@ -209,29 +298,37 @@ def board(
     if match:
         players.add_column("match", justify="right")
     players.add_column("status")
-    scores = state.scores()
-    for s in range(state.n):
-        name = names[s] + (viewer_suffix if viewer == s and names[s].lower() != "you" else "")
-        status = ""
-        if state.is_over():
-            status = ""
-        elif state.to_move == s:
-            status = "to move"
-        elif state.decision not in ("choose_start",) and state.out[s]:
-            took = [r for r in range(state.nrows) if state.row_taker[r] == s]
-            status = f"out (took row {took[0] + 1})" if took else "out"
+    for seat in seats:
         cells: list[RenderableType] = [
-            ">" if state.to_move == s else "",
-            Text(name, style="bold" if viewer == s else ""),
-            collection_text(state.coll[s], state.in_play),
-            str(scores[s]),
+            ">" if seat.to_move else "",
+            Text(seat.name, style="bold" if seat.viewer else ""),
+            seat.collection,
+            str(seat.score),
         ]
         if match:
-            cells.append(str(state.match_totals[s] + (0 if state.is_over() else scores[s])))
-        cells.append(status)
+            cells.append(str(seat.match))
+        cells.append(seat.status)
         players.add_row(*cells)
-    parts.append(players)
-    return Group(*parts)
+    return players
+
+
+def _players_list(seats: Sequence[_Seat]) -> Group:
+    """The players for a narrow console: per seat its full name, a line with its score,
+    match total and status, and its collection (each line broken between words if need be)."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(width=1, no_wrap=True)
+    grid.add_column(overflow="fold")
+    for seat in seats:
+        block = Text.assemble((seat.name, "bold" if seat.viewer else ""))
+        facts = [f"score {seat.score}"]
+        if seat.match is not None:
+            facts.append(f"match {seat.match}")
+        if seat.status:
+            facts.append(seat.status)
+        block.append("\n  " + ", ".join(facts) + "\n  ")
+        block.append_text(seat.collection)
+        grid.add_row(">" if seat.to_move else "", block)
+    return Group(Text("Players", style="bold underline"), grid)
 
 
 def describe(action: Action) -> str:
@@ -245,13 +342,14 @@ def describe(action: Action) -> str:
     return f"choose {COLORS[action.arg]} as starting card"
 
 
+def _colour_items(bd: ScoreBreakdown, part: dict[int, int]) -> list[Text]:
+    """``[E]x6 +21`` for each colour of ``part`` (colour -> points)."""
+    return [Text.assemble(card(c), f"x{bd.counts[c]} {pts:+d}") for c, pts in part.items()]
+
+
 def _colour_pieces(bd: ScoreBreakdown, part: dict[int, int]) -> Text:
-    out = Text()
-    for c, pts in part.items():
-        if out:
-            out.append("\n")
-        out.append_text(card(c))
-        out.append(f"x{bd.counts[c]} {pts:+d}")
+    """The colours of ``part`` (``_colour_items``), one to a line; ``-`` when none."""
+    out = Text("\n").join(_colour_items(bd, part))
     return out if out else Text("-", style="dim")
 
 
@@ -261,10 +359,13 @@ def breakdown_table(
     *,
     title: str | None = None,
     ranks: Sequence[int] | None = None,
-) -> Table:
+) -> RenderableType:
     """Each player's full score breakdown (docs/rules.md §6): positive colours, negative colours
     (``[E]x4 +10``: the colour, its count with the jokers given to it, its points), where
-    the jokers went, "+2" points and the total."""
+    the jokers went, "+2" points and the total.
+
+    On a console too narrow for its seven columns (``Fitted``) each player is a block of
+    lines instead (``_breakdown_block``): the name, then the same facts one to a line."""
     table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
     table.add_column("player")
     table.add_column("positive colours")
@@ -274,25 +375,96 @@ def breakdown_table(
     table.add_column("total", justify="right", style="bold")
     if ranks is not None:
         table.add_column("rank", justify="right")
+    blocks = _narrow_frame(title)
     for s, bd in enumerate(breakdowns):
-        jokers = Text()
-        for c, k in bd.jokers.items():
-            if jokers:
-                jokers.append("\n")
-            jokers.append(f"{k} -> ")
-            jokers.append_text(card(c))
+        jokers = Text("\n").join(_joker_items(bd))
         row: list[RenderableType] = [
             Text(names[s]),
             _colour_pieces(bd, bd.positive),
             _colour_pieces(bd, bd.negative),
             jokers if jokers else Text("-", style="dim"),
-            f"{bd.plus2:+d}" if bd.plus2 else "0",
+            _plus2(bd),
             str(bd.total),
         ]
         if ranks is not None:
             row.append(str(ranks[s]))
         table.add_row(*row)
-    return table
+        blocks.add_row(_breakdown_block(bd, names[s], None if ranks is None else ranks[s]))
+    return Fitted(table, blocks)
+
+
+def _narrow_frame(title: str | None) -> Table:
+    """A one-column table as wide as the console, with ``title``: the frame of a narrow
+    layout whose rows are blocks of text."""
+    frame = Table(
+        box=None,
+        show_header=False,
+        title=title,
+        title_justify="left",
+        pad_edge=False,
+        padding=(0, 1),
+        expand=True,
+    )
+    frame.add_column(overflow="fold", ratio=1)
+    return frame
+
+
+def _label_grid() -> Table:
+    """Two columns without borders: a dim label and its value (broken between words)."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(no_wrap=True, style="dim")
+    grid.add_column(overflow="fold")
+    return grid
+
+
+def _joker_items(bd: ScoreBreakdown) -> list[Text]:
+    """``1 -> [Y]``: how many jokers went to each colour."""
+    return [Text.assemble(f"{k} -> ", card(c)) for c, k in bd.jokers.items()]
+
+
+def _plus2(bd: ScoreBreakdown) -> str:
+    return f"{bd.plus2:+d}" if bd.plus2 else "0"
+
+
+def _breakdown_block(bd: ScoreBreakdown, name: str, rank: int | None) -> Group:
+    """One player's breakdown as lines: the name, then under it, each labelled, the total
+    (with the rank), the positive and negative colours, the jokers and the "+2" points; a
+    colour (``[E]x6 +21``) is never broken across lines (``Columns``)."""
+    total = Text(str(bd.total), style="bold")
+    if rank is not None:
+        total.append(f", rank {rank}")
+    grid = _label_grid()
+    grid.add_row("total", total)
+    for label, items in (
+        ("positive", _colour_items(bd, bd.positive)),
+        ("negative", _colour_items(bd, bd.negative)),
+        ("jokers to", _joker_items(bd)),
+        ('"+2"', [Text(_plus2(bd))]),
+    ):
+        grid.add_row(label, Columns(items, padding=(0, 2)) if items else Text("-", style="dim"))
+    return Group(Text(name, style="bold"), Padding(grid, (0, 0, 0, 2)))
+
+
+def match_table(
+    game_scores: Sequence[Sequence[int]], totals: Sequence[int], names: Sequence[str]
+) -> RenderableType:
+    """Scores of each finished game of a match and the match totals; on a console too
+    narrow for a column per game (``Fitted``), per player its name, then its scores game
+    after game and its total."""
+    table = Table(box=box.SIMPLE_HEAD, title="Match", title_justify="left", pad_edge=False)
+    table.add_column("player")
+    for g in range(len(game_scores)):
+        table.add_column(f"game {g + 1}", justify="right")
+    table.add_column("total", justify="right", style="bold")
+    blocks = _narrow_frame("Match")
+    for s, name in enumerate(names):
+        scores = [str(gs[s]) for gs in game_scores]
+        table.add_row(Text(name), *scores, str(totals[s]))
+        grid = _label_grid()
+        grid.add_row("games", ", ".join(scores))
+        grid.add_row("total", Text(str(totals[s]), style="bold"))
+        blocks.add_row(Group(Text(name, style="bold"), Padding(grid, (0, 0, 0, 2))))
+    return Fitted(table, blocks)
 
 
 def winners_text(winners: Sequence[int], totals: Sequence[int], names: Sequence[str]) -> Text:
@@ -302,20 +474,6 @@ def winners_text(winners: Sequence[int], totals: Sequence[int], names: Sequence[
     if len(winners) == 1:
         return Text(f"Winner: {who} with {best} points", style="bold green")
     return Text(f"Shared win: {who} with {best} points each", style="bold green")
-
-
-def match_table(
-    game_scores: Sequence[Sequence[int]], totals: Sequence[int], names: Sequence[str]
-) -> Table:
-    """Scores of each finished game of a match and the match totals."""
-    table = Table(box=box.SIMPLE_HEAD, title="Match", title_justify="left", pad_edge=False)
-    table.add_column("player")
-    for g in range(len(game_scores)):
-        table.add_column(f"game {g + 1}", justify="right")
-    table.add_column("total", justify="right", style="bold")
-    for s, name in enumerate(names):
-        table.add_row(Text(name), *(str(gs[s]) for gs in game_scores), str(totals[s]))
-    return table
 
 
 def card_name_text(name: str) -> Text:

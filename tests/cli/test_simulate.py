@@ -61,6 +61,31 @@ def test_bad_input_exits_2(
     assert message in err
 
 
+KNOWN_AGENTS = (
+    "random, greedy, heuristic, mcts, mcts-v1, ismcts, ismcts-value, oracle, oracle-value, "
+    "policy, easy, medium, hard, expert, policy:FILE, cmd:COMMAND"
+)
+
+
+@pytest.mark.parametrize(
+    ("agents", "message"),
+    [
+        ("foo", f"--agents: unknown agent 'foo'; known: {KNOWN_AGENTS}"),
+        ("foo,random", f"--agents: unknown agent 'foo'; known: {KNOWN_AGENTS}"),
+        ("random,foo@1s,random,random", f"--agents: unknown agent 'foo'; known: {KNOWN_AGENTS}"),
+        ("random,random", "--agents names 2 agent(s) but --players is 4"),
+        ("random,greedy,random,random,random", "--agents names 5 agent(s) but --players is 4"),
+    ],
+)
+def test_an_unknown_agent_is_named_before_the_number_of_agents_is_counted(
+    agents: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["simulate", "--games", "2", "--agents", agents]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"coloretto simulate: error: {message}\n"
+
+
 def test_unparseable_number_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["simulate", "--games", "many"])

@@ -112,18 +112,26 @@ def _rules(args: argparse.Namespace) -> Rules:
 
 
 def _specs(args: argparse.Namespace) -> list[str]:
+    """The agent spec of every seat: ``--agents``, or greedy then random.
+
+    Raises:
+        UsageError: an empty spec, a spec that does not make an agent (``check_spec``: an
+            unknown agent, a bad budget, a program that cannot run; the message starts with
+            ``--agents``), or, every spec being good, not one spec per player.
+    """
     if args.agents is None:
         return ["greedy"] + ["random"] * (args.players - 1)
     specs = [s.strip() for s in args.agents.split(",")]
     if any(not s for s in specs):
         raise UsageError(f"--agents {args.agents!r}: an agent spec is empty")
-    if len(specs) != args.players:
-        raise UsageError(f"--agents names {len(specs)} agent(s) but --players is {args.players}")
-    for spec in specs:
+    # each spec is checked before their number: "--agents foo" is a typo, not a short list
+    for spec in dict.fromkeys(specs):
         try:
             check_spec(spec)
         except ColorettoError as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError(f"--agents: {exc}") from None
+    if len(specs) != args.players:
+        raise UsageError(f"--agents names {len(specs)} agent(s) but --players is {args.players}")
     return specs
 
 

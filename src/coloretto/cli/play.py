@@ -56,7 +56,7 @@ from ..engine.rules import (
 from ..engine.state import new_game
 from ..tui.saving import DATA_DIR_VARIABLE, games_directory
 from ..tui.session import TerminalGame
-from .main import UsageError
+from .main import DashValue, UsageError
 from .replay import read_record_file
 
 RULE_OPTIONS = (
@@ -215,7 +215,7 @@ def register(subparsers: Any) -> None:
         help="offer the key h: the advisor's estimate of each choice",
     )
     p.add_argument(
-        "--hint-budget", metavar="BUDGET", help="advisor thinking time (default 1s; with --hints)"
+        "--hint-budget", action=DashValue, metavar="BUDGET", help="advisor thinking time (default 1s; with --hints)"
     )
     p.add_argument("--name", default=NAME_DEFAULT, help=f"your name at the table (default {NAME_DEFAULT}; at most {NAME_MAX} characters; "
         "not with --resume)")

@@ -22,7 +22,7 @@ from ..arena.stats import AgentSummary, summarize_agents, summarize_seats
 from ..engine.errors import ColorettoError
 from ..engine.rules import PRESETS, Rules, preset
 from ..engine.seeds import new_secret, seal
-from .main import UsageError
+from .main import DashValue, UsageError
 
 MAX_GAMES = 10**9
 """Most games one run accepts."""
@@ -79,6 +79,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--workers", type=int, default=1, help="processes to play in (default 1)")
     p.add_argument(
         "--budget",
+        action=DashValue,
         default=None,
         help="thinking budget per decision for every agent: 0.5s, 500ms, 2000 (iterations), or "
         "0.5s-cpu (CPU time of the searching thread; mcts, mcts-v1, oracle)",
@@ -148,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         budget = Budget.parse(args.budget, cpu_ok=True) if args.budget else None
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(f"--budget: {exc}") from None
     try:
         policy = parse_failure_policy(args.on_engine_failure)
     except ColorettoError as exc:

@@ -18,7 +18,7 @@ from ..engine.errors import ConfigurationError
 from ..engine.rules import PRESETS, TABLES
 from ..engine.rules import preset as make_preset
 from ..text import plural
-from .main import UsageError
+from .main import DashValue, UsageError
 from .simulate import run_secret
 
 MAX_GAMES: Final = 1_000_000
@@ -95,6 +95,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--budget",
+        action=DashValue,
         default=None,
         help="thinking budget per decision: 0.5s, 500ms, 2000 (iterations), or 0.5s-cpu "
         "(CPU time of the searching thread: as strong on a busy machine; mcts, mcts-v1, oracle)",

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -218,6 +220,19 @@ def test_save_records_never_overwrites_a_run_s_records(
     err = capsys.readouterr().err
     assert "already holds records (game-000000.json and 2 more)" in err
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_saved_records_get_the_permissions_of_a_new_file(tmp_path: Path) -> None:
+    """Each record is written through a temporary file renamed into place, with the
+    permissions ``open()`` gives a new file: 0666 less the umask (0644 under umask 022)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "coloretto", "simulate", "--games", "2", "--save-records", "recs"],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+        preexec_fn=lambda: os.umask(0o022),
+    )
+    assert proc.returncode == 0, proc.stderr
+    modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in (tmp_path / "recs").iterdir()}
+    assert modes == {"game-000000.json": 0o644, "game-000001.json": 0o644}
 
 
 def test_ctrl_c_says_no_report_and_where_the_records_are(tmp_path: Path) -> None:

@@ -10,7 +10,15 @@ from pathlib import Path
 import pytest
 
 from coloretto.agents import Budget, make_agent
-from coloretto.agents.registry import DIFFICULTIES, PEOPLE_OPPONENTS, split_spec
+from coloretto.agents.registry import (
+    AGENT_NAMES,
+    DIFFICULTIES,
+    FAIR_AGENT_NAMES,
+    ORACLES,
+    PEOPLE_OPPONENTS,
+    UnknownAgentError,
+    split_spec,
+)
 from coloretto.engine.errors import ConfigurationError
 
 
@@ -55,6 +63,25 @@ def test_oracle_is_not_offered_to_people_and_unknown_names_are_refused() -> None
     assert "oracle" not in PEOPLE_OPPONENTS
     with pytest.raises(ConfigurationError, match="unknown agent"):
         make_agent("grandmaster")
+
+
+@pytest.mark.parametrize("name", AGENT_NAMES)
+def test_the_oracles_are_the_agents_that_see_the_draw_pile(name: str) -> None:
+    """``ORACLES`` names exactly the agents with ``needs_true_state``; the fair names are the
+    others (what ``play --opponents`` takes)."""
+    agent = make_agent(name)
+    try:
+        assert agent.needs_true_state == (name in ORACLES)
+        assert (name in FAIR_AGENT_NAMES) == (name not in ORACLES)
+    finally:
+        agent.close()
+
+
+def test_an_unknown_name_is_named_with_the_list_asked_for() -> None:
+    with pytest.raises(UnknownAgentError) as info:
+        make_agent("grandmaster@100")
+    assert info.value.name == "grandmaster"
+    assert str(UnknownAgentError("x", ("a", "b"))) == "unknown agent 'x'; known: a, b, policy:FILE, cmd:COMMAND"
 
 
 REGISTRY_SOURCE = Path(__file__).resolve().parents[2] / "src" / "coloretto" / "agents" / "registry.py"

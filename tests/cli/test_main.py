@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from coloretto.cli.main import SUBCOMMANDS, main
+from coloretto.cli.main import SUBCOMMANDS, DashValue, SubcommandParser, main
 
 RECORD = str(Path(__file__).parents[1] / "data" / "records" / "legal_2p_round.json")
 
@@ -104,3 +104,52 @@ def test_the_command_line_starts_without_numpy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+NEGATIVE = "budget '-1s': the time must be a positive, finite number of seconds"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["tournament", "--agents", "random,random", "--budget", "-1s"], f"--budget: {NEGATIVE}"),
+        (["tournament", "--agents", "random,random", "--bud", "-1s"], f"--budget: {NEGATIVE}"),
+        (["simulate", "--games", "2", "--budget", "-1s"], f"--budget: {NEGATIVE}"),
+        (["analyze", RECORD, "--budget", "-1s"], f"--budget: {NEGATIVE}"),
+        (["play", "--hints", "--hint-budget", "-1s"], f"--hint-budget: {NEGATIVE}"),
+        (
+            ["connect", "http://127.0.0.1:1/table/t1", "--engine", "cmd:true", "--time", "-1s"],
+            f"--time: {NEGATIVE}",
+        ),
+    ],
+)
+def test_a_budget_starting_with_a_dash_reaches_the_budget_check(
+    argv: list[str], message: str, tmp_path: Path
+) -> None:
+    """argparse would read ``-1s`` as an option and stop at "expected one argument"."""
+    done = subprocess.run(
+        [sys.executable, "-m", "coloretto", *argv],
+        cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stderr == f"coloretto {argv[0]}: error: {message}\n"
+
+
+def test_a_budget_still_needs_a_value(capsys: pytest.CaptureFixture[str]) -> None:
+    """An option after ``--budget`` is not taken for its value."""
+    assert _exit_code(["tournament", "--agents", "random,random", "--budget", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.endswith("coloretto tournament: error: argument --budget: expected one argument\n")
+
+
+def test_dash_values_stop_at_the_end_of_options() -> None:
+    parser = SubcommandParser(prog="x")
+    parser.add_argument("--budget", action=DashValue)
+    parser.add_argument("words", nargs="*")
+    assert parser.parse_args(["--budget", "-1s", "a"]).budget == "-1s"
+    assert parser.parse_args(["--budget", "-5"]).budget == "-5"
+    parsed = parser.parse_args(["--", "--budget", "-1s"])
+    assert parsed.words == ["--budget", "-1s"] and parsed.budget is None
+    with pytest.raises(ValueError, match="exactly one value"):
+        parser.add_argument("--time", action=DashValue, nargs=2)

@@ -379,6 +379,18 @@ def test_bad_options_exit_2(tmp_path: Path, args: list[str], message: str) -> No
     assert message in proc.stderr
 
 
+@pytest.mark.parametrize("opponents", ["foo", "random,foo@1s,random"])
+def test_an_unknown_opponent_lists_only_the_agents_play_takes(tmp_path: Path, opponents: str) -> None:
+    """The oracles see the hidden draw pile and are refused, so the list leaves them out."""
+    proc = run_cli("play", "--opponents", opponents, cwd=tmp_path)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert proc.stderr == (
+        "coloretto play: error: --opponents: unknown agent 'foo'; known: random, greedy, "
+        "heuristic, mcts, mcts-v1, ismcts, ismcts-value, policy, easy, medium, hard, expert, "
+        "policy:FILE, cmd:COMMAND\n"
+    )
+
+
 def test_resume_rejects_invalid_record(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"format": "coloretto-record/1", "setup": {}}))

@@ -57,13 +57,62 @@ def test_options_before_the_cards(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(capsys.readouterr().out)["total"] == 20
 
 
-@pytest.mark.parametrize("table", ["gray", "grey", "Violet", ""])
+@pytest.mark.parametrize("table", ["gray", "grey", "Blue", ""])
 def test_only_the_api_table_names(table: str, capsys: pytest.CaptureFixture[str]) -> None:
     """``--table`` takes what ``POST /api/score`` takes (brown, violet), with its message."""
     assert run(["score", "--table", table, *RULEBOOK]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert f"--table: table {table!r} is not a score table; choose brown or violet" in captured.err
+    assert captured.err == (
+        f"coloretto score: error: --table: table {table!r} is not a score table; "
+        "choose brown or violet\n"
+    )
+
+
+@pytest.mark.parametrize(("table", "total"), [("VIOLET", 20), ("Violet", 20), ("BROWN", 41)])
+def test_table_names_in_any_case(
+    table: str, total: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """People type the table as they like (``VIOLET``); the report names it in lowercase."""
+    data = score_json([*RULEBOOK, "--table", table], capsys)
+    assert data["table"] == table.casefold()
+    assert data["total"] == total
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (
+            "foo",
+            (
+                "extra 'foo' is not an Extrakarten scoring card; "
+                "choose single_three, triple_three, triple_minus, or none"
+            ),
+        ),
+        (
+            "first_out_draws",
+            (
+                "extra 'first_out_draws' is not a scoring card (it changes play, not scoring); "
+                "scoring cards: single_three, triple_three, triple_minus, or none"
+            ),
+        ),
+    ],
+)
+def test_unknown_extra_lists_what_the_command_line_takes(
+    extra: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The list ends with the command line's word for no card, ``none`` (JSON's is null)."""
+    assert run(["score", *RULEBOOK, "--extra", extra]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"coloretto score: error: --extra: {message}\n"
+
+
+@pytest.mark.parametrize("word", ["none", "NONE", "null"])
+def test_no_extra_card(word: str, capsys: pytest.CaptureFixture[str]) -> None:
+    data = score_json([*RULEBOOK, "--extra", word], capsys)
+    assert data["extra"] is None
+    assert data["total"] == 41
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -59,6 +61,31 @@ def test_bad_input_exits_2(
     assert main(["simulate", "--games", "2", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err
+
+
+KNOWN_AGENTS = (
+    "random, greedy, heuristic, mcts, mcts-v1, ismcts, ismcts-value, oracle, oracle-value, "
+    "policy, easy, medium, hard, expert, policy:FILE, cmd:COMMAND"
+)
+
+
+@pytest.mark.parametrize(
+    ("agents", "message"),
+    [
+        ("foo", f"--agents: unknown agent 'foo'; known: {KNOWN_AGENTS}"),
+        ("foo,random", f"--agents: unknown agent 'foo'; known: {KNOWN_AGENTS}"),
+        ("random,foo@1s,random,random", f"--agents: unknown agent 'foo'; known: {KNOWN_AGENTS}"),
+        ("random,random", "--agents names 2 agent(s) but --players is 4"),
+        ("random,greedy,random,random,random", "--agents names 5 agent(s) but --players is 4"),
+    ],
+)
+def test_an_unknown_agent_is_named_before_the_number_of_agents_is_counted(
+    agents: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["simulate", "--games", "2", "--agents", agents]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"coloretto simulate: error: {message}\n"
 
 
 def test_unparseable_number_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -193,6 +220,19 @@ def test_save_records_never_overwrites_a_run_s_records(
     err = capsys.readouterr().err
     assert "already holds records (game-000000.json and 2 more)" in err
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_saved_records_get_the_permissions_of_a_new_file(tmp_path: Path) -> None:
+    """Each record is written through a temporary file renamed into place, with the
+    permissions ``open()`` gives a new file: 0666 less the umask (0644 under umask 022)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "coloretto", "simulate", "--games", "2", "--save-records", "recs"],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+        preexec_fn=lambda: os.umask(0o022),
+    )
+    assert proc.returncode == 0, proc.stderr
+    modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in (tmp_path / "recs").iterdir()}
+    assert modes == {"game-000000.json": 0o644, "game-000001.json": 0o644}
 
 
 def test_ctrl_c_says_no_report_and_where_the_records_are(tmp_path: Path) -> None:

@@ -187,6 +187,30 @@ def test_bad_input_exits_2(
     assert message in capsys.readouterr().err
 
 
+KNOWN_AGENTS = (
+    "random, greedy, heuristic, mcts, mcts-v1, ismcts, ismcts-value, oracle, oracle-value, "
+    "policy, easy, medium, hard, expert, policy:FILE, cmd:COMMAND"
+)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--agents", "foo"], f"--agents: unknown agent 'foo'; known: {KNOWN_AGENTS}"),
+        (["--agents", "foo,random", "--players", "3"], f"--agents: unknown agent 'foo'; known: {KNOWN_AGENTS}"),
+        (["--agents", "random,random", "--players", "3"],
+         "--agents names 2 agents but --players is 3: give one agent per seat"),
+    ],
+)
+def test_an_unknown_agent_is_named_before_the_number_of_agents_is_counted(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["tournament", "--workers", "1", "--games", "2", "--quiet", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"coloretto tournament: error: {message}\n"
+
+
 @pytest.mark.parametrize(
     "args",
     [["--agents", "greedy,random", "--games", "many"], ["--agents", "a,b", "--backend", "mpi"], []],

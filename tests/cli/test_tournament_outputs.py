@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -142,3 +143,34 @@ def test_one_duplicate_deal_is_singular(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "--games 1 rounded up to 2 (1 duplicate deal x 2 rotations)" in proc.stderr
     assert "2 games (1 duplicate deal x 2 seats)" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("umask", "mode"), [(0o022, 0o644), (0o027, 0o640), (0o077, 0o600)],
+    ids=["umask-022", "umask-027", "umask-077"],
+)
+def test_records_get_the_permissions_of_the_other_outputs(tmp_path: Path, umask: int, mode: int) -> None:
+    """``--records`` is written through a temporary file renamed into place, yet it gets the
+    permissions of a file written with ``open()``, as ``--json`` and ``--csv``: 0666 less
+    the umask."""
+    proc = subprocess.run(
+        [*RUN, "--json", "r.json", "--csv", "r.csv", "--records", "r.jsonl"],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+        preexec_fn=lambda: os.umask(umask),
+    )
+    assert proc.returncode == 0, proc.stderr
+    modes = {name: stat.S_IMODE((tmp_path / name).stat().st_mode) for name in ("r.json", "r.csv", "r.jsonl")}
+    assert modes == {"r.json": mode, "r.csv": mode, "r.jsonl": mode}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv", "r.json", "r.jsonl"]
+
+
+def test_records_written_over_an_old_file_keep_its_permissions(tmp_path: Path) -> None:
+    """As ``open()`` writing over a file keeps its permissions, so does the renamed file."""
+    old = tmp_path / "r.jsonl"
+    old.write_text("old\n")
+    old.chmod(0o640)
+    proc = subprocess.run([*RUN, "--records", "r.jsonl"], cwd=tmp_path, capture_output=True,
+                          text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert old.read_text() != "old\n"
+    assert stat.S_IMODE(old.stat().st_mode) == 0o640

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -275,6 +276,23 @@ def test_save_replaces_atomically_and_leaves_nothing_on_failure(tmp_path: Path) 
         finally:
             locked.chmod(0o700)
     assert sorted(p.name for p in tmp_path.iterdir()) in (["g.json"], ["g.json", "locked"])
+
+
+def test_saved_files_get_the_permissions_open_would_give(tmp_path: Path) -> None:
+    """A new file: 0666 less the process umask; a file replaced: its own permissions."""
+    rec = {"format": "coloretto-record/1", "actions": []}
+    old_umask = os.umask(0o027)
+    try:
+        save_record(tmp_path / "new.json", rec)
+        save_records(tmp_path / "new.jsonl", [rec])
+    finally:
+        os.umask(old_umask)
+    assert stat.S_IMODE((tmp_path / "new.json").stat().st_mode) == 0o640
+    assert stat.S_IMODE((tmp_path / "new.jsonl").stat().st_mode) == 0o640
+    (tmp_path / "new.json").chmod(0o604)
+    save_record(tmp_path / "new.json", rec)
+    assert stat.S_IMODE((tmp_path / "new.json").stat().st_mode) == 0o604
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.json", "new.jsonl"]
 
 
 @pytest.mark.parametrize(

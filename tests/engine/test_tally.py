@@ -94,3 +94,21 @@ def test_scoring_rules() -> None:
     assert scoring_rules("violet", "single_three").score_table == (0, 3, 4, 8, 7, 6, 5)
     assert scoring_rules().negative_factor == 1
     assert scoring_rules("brown", "triple_minus").negative_factor == 3
+
+
+@pytest.mark.parametrize(("no_card", "extra"), [(None, "foo"), ("none", "foo"), ("none", "first_out_draws")])
+def test_an_unknown_extra_lists_the_callers_word_for_no_card(no_card: str | None, extra: str) -> None:
+    """JSON (``POST /api/score``) writes no card as null, the command line as none."""
+    with pytest.raises(TallyError) as info:
+        if no_card is None:
+            scoring_rules("brown", extra)
+        else:
+            scoring_rules("brown", extra, no_card=no_card)
+    assert str(info.value).endswith(f"single_three, triple_three, triple_minus, or {no_card or 'null'}")
+    assert info.value.field == "extra"
+
+
+@pytest.mark.parametrize("table", ["Violet", "VIOLET", "violet"])
+def test_the_table_is_named_in_any_letter_case(table: str) -> None:
+    assert scoring_rules(table).table == "violet"
+    assert cards_report({"green": 3}, table)["table"] == "violet"

@@ -17,6 +17,7 @@ import importlib
 import os
 import shlex
 import shutil
+from collections.abc import Sequence
 from typing import Final
 
 from ..engine.errors import ConfigurationError
@@ -52,8 +53,29 @@ loaded machine are longer). Measured
 strengths and times in docs/strength.md."""
 
 AGENT_NAMES: Final = tuple(REGISTRY) + tuple(DIFFICULTIES)
+ORACLES: Final = ("oracle", "oracle-value")
+"""The agents that see the hidden draw pile (``Agent.needs_true_state``): for measurements
+only, never opponents of people."""
+FAIR_AGENT_NAMES: Final = tuple(name for name in AGENT_NAMES if name not in ORACLES)
+"""Every agent name that sees only what its seat may see: what ``coloretto play --opponents``
+takes (besides ``policy:FILE`` and ``cmd:COMMAND``)."""
 PEOPLE_OPPONENTS: Final = ("random", "greedy", "heuristic", "mcts", "policy") + tuple(DIFFICULTIES)
 """Agents offered as opponents to people (``oracle`` is for measurement only)."""
+
+
+class UnknownAgentError(ConfigurationError):
+    """An agent spec that names no agent; the message lists the names ``known``, then
+    ``policy:FILE`` and ``cmd:COMMAND``.
+
+    Attributes:
+        name: the name given (without its ``@BUDGET``).
+    """
+
+    def __init__(self, name: str, known: Sequence[str] = AGENT_NAMES) -> None:
+        super().__init__(
+            f"unknown agent {name!r}; known: {', '.join(known)}, policy:FILE, cmd:COMMAND"
+        )
+        self.name = name
 
 
 def is_external(spec: str) -> bool:
@@ -131,8 +153,9 @@ def make_agent(
     other agents ignore it).
 
     Raises:
-        ConfigurationError: unknown name, an unreadable ``@BUDGET``, or an agent not
-            available in this installation.
+        UnknownAgentError: unknown name (a ``ConfigurationError``).
+        ConfigurationError: an unreadable ``@BUDGET``, or an agent not available in this
+            installation.
     """
     spec, own = split_spec(spec)
     if own is not None:
@@ -156,9 +179,7 @@ def make_agent(
         except ConfigurationError as exc:
             raise ConfigurationError(f"{spec} (the level, played by {name}): {exc}") from None
     if spec not in REGISTRY:
-        raise ConfigurationError(
-            f"unknown agent {spec!r}; known: {', '.join(AGENT_NAMES)}, policy:FILE, cmd:COMMAND"
-        )
+        raise UnknownAgentError(spec)
     module_name, cls_name = REGISTRY[spec].split(":")
     try:
         cls = getattr(importlib.import_module(module_name), cls_name)

@@ -46,7 +46,7 @@ from ..engine.observation import observe
 from ..engine.record import replay
 from ..engine.state import PLACE, GameState
 from ..text import plural
-from .main import UsageError
+from .main import DashValue, UsageError
 from .replay import action_label, invalid_record_message, read_record_file
 
 DEFAULT_BUDGET = "2000"
@@ -83,6 +83,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object (see docs/agents.md)")
     p.add_argument(
         "--budget",
+        action=DashValue,
         default=DEFAULT_BUDGET,
         help="advisor budget per decision: samples (search iterations, shared evenly among "
         f"the actions; reproducible), e.g. '600' (the default is {DEFAULT_BUDGET}), "
@@ -388,7 +389,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         budget = Budget.parse(args.budget)
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(f"--budget: {exc}") from None
     if args.top < 1:
         raise UsageError(f"--top must be at least 1, not {args.top}")
     record = read_record_file(args.record)

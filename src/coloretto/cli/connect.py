@@ -47,7 +47,7 @@ from ..engine.actions import Action
 from ..engine.errors import ColorettoError
 from ..engine.observation import Observation
 from ..engine.rules import Rules
-from .main import UsageError
+from .main import DashValue, UsageError
 
 ID_PATTERNS = (r"/table/([A-Za-z0-9_-]{1,16})/?$", r"/api/tables/([A-Za-z0-9_-]{1,16})/?$",
                r"/ws/tables/([A-Za-z0-9_-]{1,16})/?$", r"/replay/([A-Za-z0-9_-]{1,16})/?$")
@@ -89,7 +89,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seat", type=int, default=None, metavar="N",
                    help="seat to take, counted from 1: seat 1 is the first seat (default: the first open seat)")
     p.add_argument("--token", default=None, help="a seat token you already hold (do not join again)")
-    p.add_argument("--time", default="1s", help="thinking time per decision sent to the engine (default 1s)")
+    p.add_argument("--time", action=DashValue, default="1s", help="thinking time per decision sent to the engine (default 1s)")
     p.add_argument("--fallback", default="medium",
                    help="computer player that takes the seat if the engine fails during the game (default medium)")
     p.add_argument("--json", action="store_true", help="print the outcome as one JSON object")

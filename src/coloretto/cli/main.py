@@ -16,6 +16,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from .._optional import MissingExtra
 from ..engine.errors import ColorettoError
@@ -42,22 +43,87 @@ class UsageError(ColorettoError):
     """Bad command-line input detected after parsing (exit status 2)."""
 
 
+class DashValue(argparse.Action):
+    """The action of a long option whose one value may start with ``-``, as a mistyped
+    budget does (``--budget -1s``); it stores the value as the default action does.
+
+    argparse reads a word that starts with ``-`` and is not a plain negative number as an
+    option, so ``--budget -1s`` would stop at "expected one argument" and never reach the
+    check that says what is wrong with the value. ``SubcommandParser`` joins such an option
+    to the word after it (``--budget=-1s``, a form argparse reads as option and value).
+    """
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        """The action of the options ``option_strings``, storing to ``dest``; ``kwargs`` as
+        for any action.
+
+        Raises:
+            ValueError: ``nargs`` is given (the option takes exactly one value).
+        """
+        if kwargs.get("nargs") is not None:
+            raise ValueError("DashValue takes exactly one value: do not give nargs")
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, values)
+
+
 class SubcommandParser(argparse.ArgumentParser):
     """The parser of one subcommand (and of its own subcommands, e.g. ``bench playout``).
 
     argparse hands a subcommand's unknown arguments back to the top-level parser, which then
     reports them under the top-level usage (``usage: coloretto [-h] COMMAND ...``). This parser
     reports them itself, with the subcommand's own usage line, and exits with status 2.
+
+    The value of a ``DashValue`` option may start with ``-`` (``--budget -1s``).
     """
 
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
         """Parse ``args``; an argument this subcommand does not know is an error here."""
+        if args is not None:
+            args = self._join_dash_values(args)
         parsed, extras = super().parse_known_args(args, namespace)
         if extras:
             self.error(f"unrecognized arguments: {' '.join(extras)}")
         return parsed, extras
+
+    def _option_action(self, word: str) -> argparse.Action | None:
+        """The action of the long option ``word`` as argparse reads it (a unique
+        abbreviation too, ``--bud`` for ``--budget``), or None."""
+        actions = self._option_string_actions
+        if word in actions:
+            return actions[word]
+        if not (word.startswith("--") and self.allow_abbrev):
+            return None
+        matches = [action for option, action in actions.items() if option.startswith(word)]
+        return matches[0] if len(matches) == 1 else None
+
+    def _join_dash_values(self, args: Sequence[str]) -> list[str]:
+        """``args`` with every ``DashValue`` option that is followed by a word starting with
+        a single ``-`` (not an option of this parser) joined to that word: ``--budget -1s``
+        becomes ``--budget=-1s``. Words after ``--`` are left as they are."""
+        words = list(args)
+        i = 0
+        while i < len(words) - 1 and words[i] != "--":
+            word, value = words[i], words[i + 1]
+            if (
+                word.startswith("--")
+                and isinstance(self._option_action(word), DashValue)
+                and value.startswith("-")
+                and not value.startswith("--")
+                and value not in self._option_string_actions
+            ):
+                words[i : i + 2] = [f"{word}={value}"]
+            i += 1
+        return words
 
 
 def package_version() -> str:

@@ -30,7 +30,14 @@ from rich.console import Console
 from rich.text import Text
 
 from ..agents.base import Agent, Budget
-from ..agents.registry import check_external, computer_name, is_external, make_agent
+from ..agents.registry import (
+    FAIR_AGENT_NAMES,
+    UnknownAgentError,
+    check_external,
+    computer_name,
+    is_external,
+    make_agent,
+)
 from ..arena.simulate import seat_seed
 from ..engine.actions import short_repr
 from ..engine.cards import color_code
@@ -49,7 +56,7 @@ from ..engine.rules import (
 from ..engine.state import new_game
 from ..tui.saving import DATA_DIR_VARIABLE, games_directory
 from ..tui.session import TerminalGame
-from .main import UsageError
+from .main import DashValue, UsageError
 from .replay import read_record_file
 
 RULE_OPTIONS = (
@@ -208,7 +215,7 @@ def register(subparsers: Any) -> None:
         help="offer the key h: the advisor's estimate of each choice",
     )
     p.add_argument(
-        "--hint-budget", metavar="BUDGET", help="advisor thinking time (default 1s; with --hints)"
+        "--hint-budget", action=DashValue, metavar="BUDGET", help="advisor thinking time (default 1s; with --hints)"
     )
     p.add_argument("--name", default=NAME_DEFAULT, help=f"your name at the table (default {NAME_DEFAULT}; at most {NAME_MAX} characters; "
         "not with --resume)")
@@ -278,8 +285,9 @@ def _make_agents(
     engines run in ``folder`` (default the current folder).
 
     Raises:
-        UsageError: an unknown agent, or one that sees the hidden draw pile; the message
-            starts with ``source`` (``--opponents`` or ``the record's agents``).
+        UsageError: an unknown agent (the message lists the agents people may play
+            against), or one that sees the hidden draw pile; the message starts with
+            ``source`` (``--opponents`` or ``the record's agents``).
     """
     agents: dict[int, Agent] = {}
     try:
@@ -304,6 +312,9 @@ def _add_agents(
             )
         try:
             agent = make_agent(spec, seed=seat_seed(spec, seed, seat), cwd=folder)
+        except UnknownAgentError as exc:
+            # list only the agents people may play against, not the oracles
+            raise UsageError(f"{source}: {UnknownAgentError(exc.name, FAIR_AGENT_NAMES)}") from None
         except ConfigurationError as exc:
             raise UsageError(f"{source}: {exc}") from None
         if agent.needs_true_state:

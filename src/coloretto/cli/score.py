@@ -52,6 +52,8 @@ MAX_COUNTS = {"colour": CARDS_PER_COLOR, "plus2": NUM_PLUS2, "joker": 3, "golden
 ten "+2" cards, three jokers of which at most one is the golden joker)."""
 MAX_JOKERS = 3
 """The game has three jokers (classic: 3 regular; modern: 2 regular and the golden one)."""
+NO_EXTRA = "none"
+"""What ``--extra`` takes for "no Extrakarten scoring card" (the default)."""
 
 _STYLES = {
     "blue": "bold blue",
@@ -227,16 +229,17 @@ def _short(text: str, limit: int = 40) -> str:
 def _scoring_rules(table: str, extra: str | None) -> Rules:
     """Rules carrying the score table and Extrakarten scoring card, checked by
     :func:`coloretto.engine.tally.scoring_rules` (the check of ``POST /api/score`` too);
-    ``--extra none`` (or ``null``) is no card.
+    the table is understood in any case (``Violet``); ``--extra none`` (or ``null``) is no
+    card.
 
     Raises:
-        UsageError: ``table`` is not ``brown`` or ``violet``, or ``extra`` is not a scoring
-            card; the message names the option.
+        UsageError: ``table`` is not ``brown`` or ``violet`` in any case, or ``extra`` is not
+            a scoring card; the message names the option and lists what it accepts.
     """
-    if extra is not None and extra.casefold() in ("none", "null", ""):
+    if extra is not None and extra.casefold() in (NO_EXTRA, "null", ""):
         extra = None
     try:
-        return scoring_rules(table, extra)
+        return scoring_rules(table, extra, no_card=NO_EXTRA)
     except TallyError as exc:
         raise UsageError(f"--{exc.field}: {exc}") from exc
 
@@ -388,7 +391,7 @@ def run(args: argparse.Namespace) -> int:
     """Score the collection on the command line; print the breakdown or JSON. Returns 0.
 
     Raises:
-        UsageError: bad cards or ``--extra`` (the caller exits with status 2).
+        UsageError: bad cards, ``--table`` or ``--extra`` (the caller exits with status 2).
     """
     rules = _scoring_rules(args.table, args.extra)
     tally = parse_cards(args.cards)

@@ -22,7 +22,7 @@ from ..arena.stats import AgentSummary, summarize_agents, summarize_seats
 from ..engine.errors import ColorettoError
 from ..engine.rules import PRESETS, Rules, preset
 from ..engine.seeds import new_secret, seal
-from .main import UsageError
+from .main import DashValue, UsageError
 
 MAX_GAMES = 10**9
 """Most games one run accepts."""
@@ -79,6 +79,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--workers", type=int, default=1, help="processes to play in (default 1)")
     p.add_argument(
         "--budget",
+        action=DashValue,
         default=None,
         help="thinking budget per decision for every agent: 0.5s, 500ms, 2000 (iterations), or "
         "0.5s-cpu (CPU time of the searching thread; mcts, mcts-v1, oracle)",
@@ -112,18 +113,26 @@ def _rules(args: argparse.Namespace) -> Rules:
 
 
 def _specs(args: argparse.Namespace) -> list[str]:
+    """The agent spec of every seat: ``--agents``, or greedy then random.
+
+    Raises:
+        UsageError: an empty spec, a spec that does not make an agent (``check_spec``: an
+            unknown agent, a bad budget, a program that cannot run; the message starts with
+            ``--agents``), or, every spec being good, not one spec per player.
+    """
     if args.agents is None:
         return ["greedy"] + ["random"] * (args.players - 1)
     specs = [s.strip() for s in args.agents.split(",")]
     if any(not s for s in specs):
         raise UsageError(f"--agents {args.agents!r}: an agent spec is empty")
-    if len(specs) != args.players:
-        raise UsageError(f"--agents names {len(specs)} agent(s) but --players is {args.players}")
-    for spec in specs:
+    # each spec is checked before their number: "--agents foo" is a typo, not a short list
+    for spec in dict.fromkeys(specs):
         try:
             check_spec(spec)
         except ColorettoError as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError(f"--agents: {exc}") from None
+    if len(specs) != args.players:
+        raise UsageError(f"--agents names {len(specs)} agent(s) but --players is {args.players}")
     return specs
 
 
@@ -140,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         budget = Budget.parse(args.budget, cpu_ok=True) if args.budget else None
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(f"--budget: {exc}") from None
     try:
         policy = parse_failure_policy(args.on_engine_failure)
     except ColorettoError as exc:

@@ -18,7 +18,7 @@ from ..engine.errors import ConfigurationError
 from ..engine.rules import PRESETS, TABLES
 from ..engine.rules import preset as make_preset
 from ..text import plural
-from .main import UsageError
+from .main import DashValue, UsageError
 from .simulate import run_secret
 
 MAX_GAMES: Final = 1_000_000
@@ -95,6 +95,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--budget",
+        action=DashValue,
         default=None,
         help="thinking budget per decision: 0.5s, 500ms, 2000 (iterations), or 0.5s-cpu "
         "(CPU time of the searching thread: as strong on a busy machine; mcts, mcts-v1, oracle)",
@@ -226,10 +227,16 @@ def _check_outputs(args: argparse.Namespace) -> None:
 
 
 def _check_agent(spec: str) -> None:
+    """Check the ``--agents`` entry ``spec`` (``registry.check_spec``).
+
+    Raises:
+        UsageError: an unknown agent, a bad budget or a program that cannot run; the
+            message starts with ``--agents``.
+    """
     try:
         check_spec(spec)
     except ConfigurationError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(f"--agents: {exc}") from None
 
 
 def build_config(args: argparse.Namespace) -> Any:
@@ -245,6 +252,9 @@ def build_config(args: argparse.Namespace) -> Any:
         raise UsageError(
             f"--agents {args.agents!r}: empty agent name (give specs separated by commas)"
         )
+    # each spec is checked before their number: "--agents foo" is a typo, not a short list
+    for spec in dict.fromkeys(agents):
+        _check_agent(spec)
     players = args.players if args.players is not None else len(agents)
     if players != len(agents):
         raise UsageError(
@@ -275,8 +285,6 @@ def build_config(args: argparse.Namespace) -> Any:
         policy = parse_failure_policy(args.on_engine_failure)
     except ConfigurationError as exc:
         raise UsageError(str(exc)) from None
-    for spec in dict.fromkeys(agents):
-        _check_agent(spec)
     _check_outputs(args)
     games = rounded_games(args.games, players)
     if games != args.games and not args.quiet:

@@ -14,10 +14,12 @@ only I/O.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import secrets
+import stat
 import sys
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -643,7 +645,9 @@ def dumps_record(record: dict[str, Any]) -> str:
 def save_record(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
     """Write ``record`` to ``path`` atomically, as ``dumps_record`` lays it out: a temporary
     file in the same directory is written, flushed and fsynced, then renamed over ``path``
-    (``os.replace``), so a reader sees the old file or the new one, never a part.
+    (``os.replace``), so a reader sees the old file or the new one, never a part. The file
+    has the permissions ``open()`` would give it: those of the file replaced, or for a new
+    file 0666 less the process umask.
 
     Raises:
         OSError: the directory cannot be written (no temporary file is left behind).
@@ -664,7 +668,8 @@ def dumps_record_lines(records: Iterable[dict[str, Any]]) -> str:
 
 def save_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]]) -> None:
     """Write ``records`` to ``path`` as JSON lines (``dumps_record_lines``), atomically as
-    ``save_record`` writes one record: a reader sees the old file or the whole new one.
+    ``save_record`` writes one record (with the same permissions): a reader sees the old
+    file or the whole new one.
 
     Raises:
         OSError: the directory cannot be written (no temporary file is left behind).
@@ -676,12 +681,15 @@ def _write_atomically(path: str | os.PathLike[str], text: str, suffix: str) -> N
     """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same directory
     (named ``.coloretto-*<suffix>``), flushed and fsynced, then renamed over ``path``
     (``os.replace``) and the rename made durable; on failure the temporary file is removed
-    and the error raised (``OSError``)."""
+    and the error raised (``OSError``). The file gets the permissions that writing it with
+    ``open()`` would give: those of the file it replaces, or for a new file 0666 less the
+    process umask (0644 under umask 022)."""
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=".coloretto-", suffix=suffix, dir=directory)
+    fd, tmp = _new_temporary_file(directory, suffix)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            _keep_permissions(fh.fileno(), target)
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
@@ -693,6 +701,42 @@ def _write_atomically(path: str | os.PathLike[str], text: str, suffix: str) -> N
             pass
         raise
     _fsync_directory(directory)
+
+
+_TEMPORARY_NAMES = 100
+"""Random names tried for a temporary file before giving up (64 random bits each)."""
+
+
+def _new_temporary_file(directory: Path, suffix: str) -> tuple[int, str]:
+    """Create a new empty file ``.coloretto-<random hex><suffix>`` in ``directory`` and
+    open it for writing; return its descriptor and path. It is created with mode 0666, less
+    the process umask as for any new file (``tempfile.mkstemp`` would make it 0600).
+
+    Raises:
+        OSError: the file cannot be created (a missing or read-only directory), or every
+            name tried is taken (``FileExistsError``).
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+    flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    for _ in range(_TEMPORARY_NAMES):
+        name = os.path.join(directory, f".coloretto-{secrets.token_hex(8)}{suffix}")
+        try:
+            return os.open(name, flags, 0o666), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary file name", str(directory))
+
+
+def _keep_permissions(fd: int, target: Path) -> None:
+    """Give the open file ``fd`` the permission bits of the regular file ``target`` it is
+    about to replace, as writing over ``target`` in place would keep them; nothing when
+    ``target`` does not exist (or is not a regular file)."""
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        return
+    if stat.S_ISREG(mode) and hasattr(os, "fchmod"):
+        os.fchmod(fd, stat.S_IMODE(mode) & 0o777)
 
 
 def _fsync_directory(directory: Path) -> None:

@@ -82,18 +82,22 @@ class EmptyTallyError(TallyError):
         super().__init__("no cards given; a collection to score holds at least one card")
 
 
-def scoring_rules(table: object = "brown", extra: object = None) -> Rules:
+def scoring_rules(table: object = "brown", extra: object = None, *, no_card: str = "null") -> Rules:
     """Rules carrying the score table and the Extrakarten scoring card (docs/rules.md §6, §7).
 
     Args:
-        table: ``"brown"`` or ``"violet"``.
+        table: ``"brown"`` or ``"violet"``, in any letter case (``"Violet"``).
         extra: ``None`` or one of ``SCORING_EXTRAS``.
+        no_card: how the caller's input writes "no scoring card", listed with the cards in
+            messages: ``"null"`` in JSON (``POST /api/score``), ``"none"`` on the command line.
 
     Raises:
         TallyError: ``table`` is not a score table (field ``"table"``), or ``extra`` is not a
             scoring card (field ``"extra"``; ``first_out_draws`` is named as a card that
             changes play, not scoring).
     """
+    if isinstance(table, str) and table.casefold() in TABLES:
+        table = table.casefold()
     if not isinstance(table, str) or table not in TABLES:
         raise TallyError(
             f"table {table!r} is not a score table; choose {' or '.join(TABLES)}", "table"
@@ -101,13 +105,13 @@ def scoring_rules(table: object = "brown", extra: object = None) -> Rules:
     if extra == "first_out_draws":
         raise TallyError(
             "extra 'first_out_draws' is not a scoring card (it changes play, not scoring); "
-            f"scoring cards: {', '.join(SCORING_EXTRAS)}, or null",
+            f"scoring cards: {', '.join(SCORING_EXTRAS)}, or {no_card}",
             "extra",
         )
     if extra is not None and extra not in SCORING_EXTRAS:
         raise TallyError(
             f"extra {extra!r} is not an Extrakarten scoring card; "
-            f"choose {', '.join(SCORING_EXTRAS)}, or null",
+            f"choose {', '.join(SCORING_EXTRAS)}, or {no_card}",
             "extra",
         )
     return Rules(table=table, extra_card=extra)
@@ -222,7 +226,8 @@ def tally_report(
         colors: colour label -> cards (labels as given, stripped of surrounding spaces; in
             the order given).
         jokers, golden_jokers, plus2: cards of those kinds.
-        table: ``"brown"`` or ``"violet"``; extra: ``None`` or one of ``SCORING_EXTRAS``.
+        table: ``"brown"`` or ``"violet"`` (any letter case); extra: ``None`` or one of
+            ``SCORING_EXTRAS``.
 
     Returns:
         ``{"total", "table", "extra", "positive": {label: points}, "negative": {label:

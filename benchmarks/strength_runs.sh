@@ -14,7 +14,8 @@
 # its thread (the same search on a busy machine as on an idle one); `oracle-value@6000` searches as
 # many iterations as `expert@6000` with the same search on the true state (the oracle runs
 # compare at 6,000 iterations, docs/strength.md; `oracle-mcts-expert`: the Python search
-# `oracle` instead). Full runs take hours on a 2-core machine (docs/strength.md).
+# `oracle` instead; `oracle-v1-4p`: the search of `expert`, at its 30,000 iterations, on the
+# true state against the reference). Full runs take hours on a 2-core machine (docs/strength.md).
 set -euo pipefail
 
 GAMES="${GAMES:-400}"
@@ -35,6 +36,7 @@ declare -A AGENTS=(
   [heuristic-greedy-violet]="heuristic,greedy,greedy,greedy"
   [oracle-expert]="oracle-value@6000,expert@6000,expert@6000,expert@6000"
   [oracle-mcts-expert]="oracle@6000,expert@6000,expert@6000,expert@6000"
+  [oracle-v1-4p]="oracle-value@30000,$V1,$V1,$V1"
   [medium-easy]="medium,easy,easy,easy"
   [hard-medium]="hard,medium,medium,medium"
   [expert-hard]="expert,hard,hard,hard"
@@ -46,7 +48,7 @@ declare -A OPTIONS=(
   [heuristic-greedy-violet]="--table violet"
 )
 ORDER=(expert-v1-4p expert-v1-3p expert-v1-5p expert-v1-violet expert-v1-modern expert-v1-2p
-       heuristic-greedy-violet oracle-expert oracle-mcts-expert medium-easy hard-medium expert-hard
+       heuristic-greedy-violet oracle-expert oracle-mcts-expert oracle-v1-4p medium-easy hard-medium expert-hard
        expert-hard-2p)
 
 runs=("$@")

@@ -96,6 +96,7 @@ def test_every_configuration_is_known_and_an_unknown_one_is_refused(tmp_path: Pa
         "expert-v1-modern",
         "expert-v1-2p",
         "oracle-expert",
+        "oracle-v1-4p",
         "expert-hard",
         "expert-hard-2p",
     ):

@@ -154,3 +154,15 @@ def test_registry_docstring_examples_pass() -> None:
 
     result = doctest.testmod(registry, verbose=False)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_every_agent_says_which_parts_of_the_fast_core_it_runs() -> None:
+    from coloretto.agents.registry import FAST_CORE_PARTS, REGISTRY, agent_fast_core_parts
+    from coloretto.fastcore.cache import PARTS
+
+    assert set(FAST_CORE_PARTS) == set(REGISTRY)
+    order = list(PARTS)
+    for parts in FAST_CORE_PARTS.values():
+        assert [order.index(p) for p in parts] == sorted(order.index(p) for p in parts)
+    for level, (name, _budget) in DIFFICULTIES.items():
+        assert agent_fast_core_parts(f"{level}@100") == FAST_CORE_PARTS[name]

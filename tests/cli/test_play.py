@@ -391,6 +391,15 @@ def test_an_unknown_opponent_lists_only_the_agents_play_takes(tmp_path: Path, op
     )
 
 
+def test_an_unreadable_opponent_budget_is_named_with_its_option(tmp_path: Path) -> None:
+    proc = run_cli("play", "--opponents", "hard@x", cwd=tmp_path)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert proc.stderr == (
+        "coloretto play: error: --opponents: agent 'hard@x': budget 'x': use seconds ('0.5s', "
+        "'500ms'), CPU seconds ('0.5s-cpu') or iterations ('2000')\n"
+    )
+
+
 def test_resume_rejects_invalid_record(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"format": "coloretto-record/1", "setup": {}}))
@@ -1128,6 +1137,19 @@ def test_every_documented_option_is_in_help_and_played() -> None:
     source = Path(__file__).read_text()
     for option in in_help:
         assert f'"{option}"' in source, option
+
+
+def test_the_documented_opponents_are_every_agent_play_takes() -> None:
+    """docs/terminal.md's ``--opponents`` row names every agent ``play`` accepts and the
+    oracles it refuses."""
+    from coloretto.agents.registry import FAIR_AGENT_NAMES, ORACLES
+
+    row = next(
+        line for line in (ROOT / "docs" / "terminal.md").read_text().splitlines()
+        if line.startswith("| `--opponents")
+    )
+    named = set(re.findall(r"`([A-Za-z0-9:-]+)`", row))
+    assert set(FAIR_AGENT_NAMES) | set(ORACLES) | {"policy:FILE", "cmd:COMMAND"} <= named
 
 
 def test_an_engine_that_stopped_is_told_once_then_once_as_keeps_failing(tmp_path: Path) -> None:

@@ -71,6 +71,10 @@ SEARCH = ("transitions", "search")
         (["train", "value", "--games", "8", "--out", "m.npz"], (*SEARCH, "selfplay")),
         (["train", "policy", "--minutes", "1", "--out", "p.npz"], (*SEARCH, "vector")),
         (["analyze", "g.json"], SEARCH),
+        (["tournament", "--agents", "hard@x,random"], SEARCH),
+        (["tournament", "--agents", "cmd:./engine,greedy"], ()),
+        (["tournament", "--agents", "policy:p.npz,mcts-v1@0.5s-cpu"], SEARCH),
+        (["tournament", "--agents", "nonsense,mcts"], ("transitions",)),
     ],
     ids=lambda v: " ".join(v) if isinstance(v, list) else str(v),
 )
@@ -192,3 +196,17 @@ def test_the_cache_module_examples_pass() -> None:
 
     result = doctest.testmod(cache, verbose=False)
     assert result.attempted >= 1 and result.failed == 0
+
+
+def test_a_part_is_marked_warm_only_when_its_cache_was_cold() -> None:
+    """``warm_part`` writes the part's marker when the caller found the cache cold, and
+    leaves it alone otherwise (this environment is warm: the kernels load from the cache)."""
+    from coloretto.cli.warmup import warm_part
+
+    marker = marker_path("selfplay")
+    before = marker.stat().st_mtime_ns
+    assert warm_part("selfplay", False) >= 0
+    assert marker.stat().st_mtime_ns == before
+    time.sleep(0.01)
+    warm_part("selfplay", True)
+    assert marker.stat().st_mtime_ns > before and is_warm("selfplay")

@@ -75,6 +75,8 @@ KNOWN_AGENTS = (
         ("foo", f"--agents: unknown agent 'foo'; known: {KNOWN_AGENTS}"),
         ("foo,random", f"--agents: unknown agent 'foo'; known: {KNOWN_AGENTS}"),
         ("random,foo@1s,random,random", f"--agents: unknown agent 'foo'; known: {KNOWN_AGENTS}"),
+        ("random,hard@x,random,random", ("--agents: agent 'hard@x': budget 'x': use seconds "
+         "('0.5s', '500ms'), CPU seconds ('0.5s-cpu') or iterations ('2000')")),
         ("random,random", "--agents names 2 agent(s) but --players is 4"),
         ("random,greedy,random,random,random", "--agents names 5 agent(s) but --players is 4"),
     ],

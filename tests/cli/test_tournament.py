@@ -200,6 +200,8 @@ KNOWN_AGENTS = (
         (["--agents", "foo,random", "--players", "3"], f"--agents: unknown agent 'foo'; known: {KNOWN_AGENTS}"),
         (["--agents", "random,random", "--players", "3"],
          "--agents names 2 agents but --players is 3: give one agent per seat"),
+        (["--agents", "hard@x,random"], ("--agents: agent 'hard@x': budget 'x': use seconds "
+         "('0.5s', '500ms'), CPU seconds ('0.5s-cpu') or iterations ('2000')")),
     ],
 )
 def test_an_unknown_agent_is_named_before_the_number_of_agents_is_counted(

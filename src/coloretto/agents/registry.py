@@ -52,6 +52,24 @@ on the project's 2-core machine (``benchmarks/level_latency.py``; wall-clock tim
 loaded machine are longer). Measured
 strengths and times in docs/strength.md."""
 
+FAST_CORE_PARTS: Final[dict[str, tuple[str, ...]]] = {
+    "random": (),
+    "greedy": (),
+    "heuristic": (),
+    "mcts": ("transitions",),
+    "mcts-v1": ("transitions",),
+    "oracle": ("transitions",),
+    "ismcts": ("transitions", "search"),
+    "ismcts-value": ("transitions", "search"),
+    "oracle-value": ("transitions", "search"),
+    "policy": ("transitions", "search"),
+}
+"""The parts of the fast core (``coloretto.fastcore.cache.PARTS``, in compile order) that
+each agent of ``REGISTRY`` runs: the Python searches roll out in ``transitions``; the
+compiled search, the compiled heuristic and the learned value's features are in ``search``.
+The command line compiles a cold part before the first decision
+(``coloretto.cli.preflight``)."""
+
 AGENT_NAMES: Final = tuple(REGISTRY) + tuple(DIFFICULTIES)
 ORACLES: Final = ("oracle", "oracle-value")
 """The agents that see the hidden draw pile (``Agent.needs_true_state``): for measurements
@@ -143,6 +161,26 @@ def split_spec(spec: str) -> tuple[str, Budget | None]:
         return name, Budget.parse(text, cpu_ok=True)
     except ValueError as exc:
         raise ConfigurationError(f"agent {spec!r}: {exc}") from None
+
+
+def agent_fast_core_parts(spec: str) -> tuple[str, ...]:
+    """The parts of the fast core (``FAST_CORE_PARTS``) that the agent ``spec`` runs: a
+    name, a difficulty, either with ``@BUDGET`` (not checked here), or ``policy:FILE``. An
+    external program (``cmd:``) or an unknown name runs none of ours: ``()`` (``make_agent``
+    reports an unknown name).
+
+    >>> agent_fast_core_parts("expert@2000")
+    ('transitions', 'search')
+    >>> agent_fast_core_parts("mcts-v1@0.5s-cpu")
+    ('transitions',)
+    >>> agent_fast_core_parts("cmd:./engine")
+    ()
+    """
+    if is_external(spec):
+        return ()
+    name = "policy" if spec.startswith("policy:") else spec.partition("@")[0]
+    name = DIFFICULTIES[name][0] if name in DIFFICULTIES else name
+    return FAST_CORE_PARTS.get(name, ())
 
 
 def make_agent(

@@ -19,38 +19,20 @@ from rich.console import Console
 
 from .._optional import require_extra
 
-SEARCH_AGENTS = frozenset({"mcts", "mcts-v1", "oracle", "oracle-value", "ismcts", "ismcts-value", "policy"})
-"""Agents that run in the fast core (rollouts, the compiled search or the features)."""
-
-COMPILED_SEARCH_AGENTS = frozenset({"oracle-value", "ismcts", "ismcts-value", "policy"})
-"""Of those, the agents that also run the ``search`` part (the compiled search, the
-heuristic's kernels, the value net's features)."""
-
 
 def _specs(text: str | None) -> list[str]:
     return [s.strip() for s in (text or "").split(",") if s.strip()]
 
 
-def _agent_name(spec: str) -> str:
-    """The registry name of the agent ``spec`` (a name, a difficulty or ``policy:FILE``)."""
-    from ..agents.registry import DIFFICULTIES, split_spec
-
-    spec = split_spec(spec)[0]
-    if spec.startswith("policy:"):
-        return "policy"
-    return DIFFICULTIES[spec][0] if spec in DIFFICULTIES else spec
-
-
-def _searches(spec: str) -> bool:
-    """True when the agent ``spec`` (a name or a difficulty) uses the fast core."""
-    return _agent_name(spec) in SEARCH_AGENTS
-
-
 def _agent_parts(specs: list[str]) -> tuple[str, ...]:
-    names = {_agent_name(spec) for spec in specs}
-    if names & COMPILED_SEARCH_AGENTS:
-        return ("transitions", "search")
-    return ("transitions",) if names & SEARCH_AGENTS else ()
+    """The fast-core parts the agents ``specs`` run together, in compile order (each
+    agent's parts are in that order, and without importing the fast core)."""
+    from ..agents.registry import agent_fast_core_parts
+
+    used: dict[str, None] = {}
+    for spec in specs:
+        used.update(dict.fromkeys(agent_fast_core_parts(spec)))
+    return tuple(used)
 
 
 def extras_needed(args: argparse.Namespace) -> list[tuple[str, str]]:

@@ -148,7 +148,7 @@ def _warm_fast_core_in_background() -> None:
             cold = tuple(part for part in parts if not is_warm(part))
             if cold:
                 log.warning(cold_message(cold))
-            seconds = sum(warm_part(part)[1] for part in parts)
+            seconds = sum(warm_part(part, part in cold) for part in parts)
         except Exception as exc:  # noqa: BLE001 - search players fall back on engine rollouts
             log.warning("fast core unavailable (%s); search players use engine rollouts", exc)
             return

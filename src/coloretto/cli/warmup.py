@@ -22,7 +22,7 @@ from rich.console import Console
 def _warm_transitions() -> float:
     from ..fastcore import warmup
 
-    return warmup(announce=False)
+    return warmup(announce=False, mark=False)
 
 
 def _warm_search() -> float:
@@ -63,23 +63,22 @@ WARMERS: Final[dict[str, Callable[[], float]]] = {
 small run of what uses it; each returns the seconds it took."""
 
 
-def warm_part(part: str) -> tuple[bool, float]:
-    """Compile (or load from the cache) the kernels of ``part`` and mark the part warm.
+def warm_part(part: str, cold: bool) -> float:
+    """Compile (or load from the cache) the kernels of ``part``; when its cache was ``cold``
+    (the caller's ``coloretto.fastcore.cache.is_warm``), write the part's marker afterwards.
 
     Returns:
-        ``(compiled, seconds)``: whether the part's cache was cold, and the seconds taken.
+        The seconds taken.
 
     Raises:
         KeyError: an unknown part.
     """
-    from ..fastcore.cache import is_warm, mark_warm
+    from ..fastcore.cache import mark_warm
 
-    warmer = WARMERS[part]
-    cold = not is_warm(part)
-    seconds = warmer()
+    seconds = WARMERS[part]()
     if cold:
         mark_warm(seconds, part)
-    return cold, seconds
+    return seconds
 
 
 def register(subparsers: Any) -> None:
@@ -117,9 +116,9 @@ def run(args: argparse.Namespace) -> int:
     parts: dict[str, dict[str, Any]] = {}
     for part in PARTS:
         with err.status(cold_message((part,)) if part in cold else f"loading the {part} kernels"):
-            compiled, seconds = warm_part(part)
+            seconds = warm_part(part, part in cold)
         parts[part] = {
-            "compiled": compiled,
+            "compiled": part in cold,
             "kernels": len(kernels(part)),
             "seconds": round(seconds, 3),
             "warm": is_warm(part),
@@ -168,6 +167,6 @@ def prepare_fast_core(console: Console, parts: tuple[str, ...] = ("transitions",
         return None
     console.print(cold_message(cold), highlight=False)
     with console.status("compiling the fast core"):
-        seconds = sum(warm_part(part)[1] for part in cold)
+        seconds = sum(warm_part(part, True) for part in cold)
     console.print(f"Fast core compiled in {seconds:.0f} s and cached.", highlight=False)
     return seconds

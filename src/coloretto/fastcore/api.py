@@ -342,27 +342,29 @@ _WARM: dict[str, float] = {}
 _WARM_LOCK = threading.Lock()
 
 
-def warmup(announce: bool = True) -> float:
-    """Compile (or load from the on-disk cache) every kernel of the fast core by calling it
-    once on a small game. Returns the seconds it took the first time in this process (later
-    calls return that figure without doing anything). Thread-safe.
+def warmup(announce: bool = True, mark: bool = True) -> float:
+    """Compile (or load from the on-disk cache) every kernel of the fast core's
+    ``transitions`` part by calling it once on a small game. Returns the seconds it took the
+    first time in this process (later calls return that figure without doing anything).
+    Thread-safe.
 
     When the cache is cold (``coloretto.fastcore.cache.is_warm``) and ``announce`` is true,
     ``cache.cold_message()`` is logged first (logger ``coloretto.fastcore``, level WARNING: on
-    standard error when logging is not configured); after a complete warm-up the cache's
-    marker is written, so later processes know they will not compile.
+    standard error when logging is not configured); after a complete warm-up of a cold cache
+    the part's marker is written when ``mark`` is true, so later processes know they will not
+    compile (``coloretto warmup`` passes ``False`` and writes every part's marker itself).
     """
     with _WARM_LOCK:
         if "seconds" not in _WARM:
-            _WARM["seconds"] = _warm_all(announce)
+            _WARM["seconds"] = _warm_all(announce, mark)
     return _WARM["seconds"]
 
 
-def _warm_all(announce: bool) -> float:
+def _warm_all(announce: bool, mark: bool) -> float:
     from ..engine.state import new_game
     from .cache import cold_message, is_warm, mark_warm
 
-    cold = not is_warm()
+    cold = (announce or mark) and not is_warm()
     if cold and announce:
         logging.getLogger("coloretto.fastcore").warning(cold_message())
     t0 = time.perf_counter()
@@ -391,7 +393,7 @@ def _warm_all(announce: bool) -> float:
     K.derive_seed(np.uint64(1), np.zeros(1, np.int64))
     K.compiled_constants(np.empty(len(K.CHECKED_NAMES) + 4, np.int64))
     seconds = time.perf_counter() - t0
-    if cold:
+    if cold and mark:
         mark_warm(seconds)
     return seconds
 

@@ -127,3 +127,45 @@ def test_level_latency_prints_p50_and_p95_per_level() -> None:
         [*args[:4], "--level", "oops"], check=False, capture_output=True, text=True
     )
     assert bad.returncode == 2 and "NAME=SPEC" in bad.stderr
+
+
+def _tournament(tmp_path: Path, agents: str, seed: int, name: str) -> Path:
+    out = tmp_path / f"{name}.json"
+    subprocess.run(
+        [COLORETTO, "tournament", "--agents", agents, "--games", "8", "--seed", str(seed),
+         "--workers", "1", "--quiet", "--json", str(out)],
+        check=True, capture_output=True, text=True,
+    )
+    return out
+
+
+def _paired(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "paired.py"), *args],
+        check=False, capture_output=True, text=True,
+    )
+
+
+def test_paired_compares_two_runs_deal_for_deal(tmp_path: Path) -> None:
+    """Two real runs on the same deals: each side's share is the tournament's own, and the
+    difference is B minus A; runs on other deals or a file that is not a report are refused."""
+    a = _tournament(tmp_path, "greedy,random,random,random", 1, "a")
+    b = _tournament(tmp_path, "heuristic,random,random,random", 1, "b")
+    done = _paired(str(a), str(b), "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["deals"] == 2 and out["games"] == 8
+    assert out["agents"] == ["greedy", "heuristic"]
+    for side, path in (("a", a), ("b", b)):
+        report = json.loads(path.read_text())
+        assert out[side]["mean"] == pytest.approx(report["entries"][0]["win_share"]["mean"])
+    assert out["difference"]["mean"] == pytest.approx(out["b"]["mean"] - out["a"]["mean"])
+    text = _paired(str(a), str(b))
+    assert text.returncode == 0 and "B - A:" in text.stdout and "2 deals in common" in text.stdout
+    other = _tournament(tmp_path, "heuristic,random,random,random", 2, "other")
+    refused = _paired(str(a), str(other))
+    assert refused.returncode == 2 and "the runs differ in seed" in refused.stderr
+    (tmp_path / "bad.json").write_text("{}")
+    bad = _paired(str(a), str(tmp_path / "bad.json"))
+    assert bad.returncode == 2 and "not a coloretto tournament report" in bad.stderr
+    assert _paired(str(a), str(b), "--entry", "4").returncode == 2

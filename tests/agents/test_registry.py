@@ -46,6 +46,26 @@ def test_levels_search_more_as_they_go_up() -> None:
     assert hard.budget.iterations < expert.budget.iterations
 
 
+@pytest.mark.parametrize(("players", "searched"), [(2, 60_000), (4, 30_000)])
+def test_expert_searches_more_heads_up(players: int, searched: int) -> None:
+    """``expert`` searches 60,000 iterations in a 2-player game and 30,000 otherwise (its
+    ``Budget.by_players``), counted by the real search of its first decision with a choice;
+    a budget given to it wins at every player count."""
+    from coloretto.engine import Rules
+    from coloretto.engine.observation import observe
+    from coloretto.engine.state import new_game
+
+    for spec, expected in (("expert", searched), ("expert@500", 500)):
+        agent = make_agent(spec, seed=3)
+        st = new_game(Rules(players=players), 5)
+        agent.reset(st.to_move, st.rules)
+        assert agent.budget.iterations == expected
+        while len(legal := st.legal_actions()) < 2:
+            st.apply(legal[0])
+        agent.act(observe(st, st.to_move), legal)
+        assert agent.last is not None and agent.last.iterations == expected
+
+
 def test_a_spec_may_carry_its_own_budget() -> None:
     """``NAME@BUDGET`` wins over the budget given (one tournament, one budget per entry)."""
     agent = make_agent("mcts-v1@0.5s", seed=2, budget=Budget(iterations=50))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..engine.actions import Action
@@ -44,17 +44,36 @@ class Budget:
             ``mcts-v1`` and ``oracle`` honour it (``Agent.cpu_budget``).
         cpu: ``seconds`` are CPU seconds (``"0.5s-cpu"``).
 
+        by_players: ``(players, iterations)`` pairs: in a game of that many players the
+            agent searches that many iterations instead of ``iterations`` (a difficulty
+            level whose decisions cost less at some player counts, ``registry.DIFFICULTIES``;
+            ``parse`` never sets it). Agents apply it when a game starts (``Agent.reset``).
+
     >>> Budget.parse("0.5s")
-    Budget(iterations=None, seconds=0.5, cpu=False)
+    Budget(iterations=None, seconds=0.5, cpu=False, by_players=())
     >>> Budget.parse("500ms-cpu", cpu_ok=True)
-    Budget(iterations=None, seconds=0.5, cpu=True)
+    Budget(iterations=None, seconds=0.5, cpu=True, by_players=())
     >>> Budget.parse("2000")
-    Budget(iterations=2000, seconds=None, cpu=False)
+    Budget(iterations=2000, seconds=None, cpu=False, by_players=())
     """
 
     iterations: int | None = None
     seconds: float | None = None
     cpu: bool = False
+    by_players: tuple[tuple[int, int], ...] = ()
+
+    def for_players(self, players: int) -> Budget:
+        """This budget in a game of ``players`` players: ``iterations`` replaced by the
+        ``by_players`` entry for that count, if there is one.
+
+        >>> level = Budget(iterations=30_000, by_players=((2, 60_000),))
+        >>> level.for_players(2).iterations, level.for_players(4).iterations
+        (60000, 30000)
+        """
+        for count, iterations in self.by_players:
+            if count == players:
+                return replace(self, iterations=iterations)
+        return self
 
     @classmethod
     def parse(cls, text: str | None, *, cpu_ok: bool = False) -> Budget:
@@ -123,7 +142,8 @@ class Agent(ABC):
     Attributes:
         name: short name (the registry key, e.g. ``"greedy"``).
         seed: seed of ``self.rng``.
-        budget: the thinking budget.
+        budget: the thinking budget; from ``reset`` on, the one for the game's number of
+            players (``Budget.for_players``).
         rng: the agent's own random generator, ``Rng(seed)`` (never a global one).
     """
 
@@ -152,14 +172,17 @@ class Agent(ABC):
             )
         self.seed = seed
         self.budget = budget or Budget()
+        self._given_budget = self.budget
         self.rng = Rng(seed)
         self.seat = -1
         self.rules: Rules | None = None
 
     def reset(self, seat: int, rules: Rules) -> None:
-        """Start a new game in ``seat`` under ``rules``."""
+        """Start a new game in ``seat`` under ``rules``; ``budget`` becomes the one for
+        ``rules.players`` (``Budget.for_players``)."""
         self.seat = seat
         self.rules = rules
+        self.budget = self._given_budget.for_players(rules.players)
 
     def peek(self, state: GameState) -> None:
         """Receive the true state (a copy, the real draw pile order included) before a

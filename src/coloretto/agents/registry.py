@@ -40,13 +40,14 @@ DIFFICULTIES: Final[dict[str, tuple[str, Budget]]] = {
     "easy": ("greedy", Budget()),
     "medium": ("heuristic", Budget()),
     "hard": ("ismcts", Budget(iterations=300)),
-    "expert": ("ismcts-value", Budget(iterations=30_000)),
+    "expert": ("ismcts-value", Budget(iterations=30_000, by_players=((2, 60_000),))),
 }
 """Difficulty levels for people: name -> (agent, budget). ``easy`` takes any row that
 raises its score now; ``medium`` is the rule-based ``heuristic``; ``hard`` the compiled
 search with 300 iterations per decision; ``expert`` the compiled search with the learned
 value and the heuristic's priors in the tree, 30,000 iterations (about 0.4 s, at most 1 s
-at p95). Iteration budgets make a
+at p95), 60,000 heads-up (``Budget.by_players``: a 2-player game is shorter and has fewer
+rows, so an iteration costs about half as much). Iteration budgets make a
 level's strength the same on any machine; each costs at most 1 s of CPU per decision (p95)
 on the project's 2-core machine (``benchmarks/level_latency.py``; wall-clock times on a
 loaded machine are longer). Measured

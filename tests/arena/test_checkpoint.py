@@ -122,6 +122,38 @@ def test_a_file_of_another_tournament_is_refused_and_left_alone(
     assert path.read_bytes() == before
 
 
+def _rewrite_header(path: Path, change: Any) -> None:
+    lines = path.read_text().splitlines(keepends=True)
+    head = json.loads(lines[0])
+    change(head["tournament"])
+    path.write_text(json.dumps(head) + "\n" + "".join(lines[1:]))
+
+
+def test_a_level_defined_otherwise_is_another_player(tmp_path: Path) -> None:
+    """The header records what each difficulty level plays with; a file whose ``easy`` was
+    another agent (as from a version that defined the level otherwise) is refused, and a
+    file written before levels were recorded is taken as it is."""
+    path = tmp_path / "ck.jsonl"
+    cfg = config(games=3, agents=("easy", "random", "heuristic"))
+    resumed_run(path, cfg)
+    head = json.loads(path.read_text().splitlines()[0])["tournament"]
+    assert head["levels"] == {"easy": {"agent": "greedy", "iterations": None, "seconds": None}}
+
+    _rewrite_header(path, lambda t: t["levels"]["easy"].update(agent="heuristic", iterations=300))
+    before = path.read_bytes()
+    with pytest.raises(ConfigurationError, match="holds games of another tournament") as info:
+        Checkpoint(path, cfg).resume()
+    assert (
+        "it was made when easy played heuristic at 300 iterations, this run has greedy at its "
+        "default budget in this version of coloretto" in str(info.value)
+    )
+    assert path.read_bytes() == before
+
+    _rewrite_header(path, lambda t: t.pop("levels"))
+    result, played = resumed_run(path, cfg)
+    assert played == 0 and outcome(result) == outcome(run_tournament(cfg, workers=1))
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

@@ -184,6 +184,37 @@ def agent_fast_core_parts(spec: str) -> tuple[str, ...]:
     return FAST_CORE_PARTS.get(name, ())
 
 
+def _level(level: str, budget: Budget | None) -> tuple[str, Budget]:
+    """The agent of the difficulty ``level`` and its budget: ``budget`` when it names
+    iterations or seconds, else the level's own."""
+    name, own = DIFFICULTIES[level]
+    explicit = budget is not None and (budget.iterations is not None or budget.seconds is not None)
+    return name, budget if explicit and budget is not None else own
+
+
+def level_definitions(
+    specs: Sequence[str], players: int, budget: Budget | None = None
+) -> dict[str, dict[str, object]]:
+    """What each difficulty level among the agent specs ``specs`` (without ``@BUDGET``)
+    plays with in a game of ``players`` players, given the run's ``budget``: level ->
+    ``{"agent": NAME, "iterations": N or None, "seconds": S or None}``. Reports and
+    checkpoints of tournaments record it, so a level that a later version defines
+    differently is not taken for the same player.
+
+    >>> level_definitions(["expert", "mcts-v1@0.5s-cpu", "hard@500"], 2)
+    {'expert': {'agent': 'ismcts-value', 'iterations': 60000, 'seconds': None}}
+    >>> level_definitions(["expert"], 4, Budget(iterations=800))
+    {'expert': {'agent': 'ismcts-value', 'iterations': 800, 'seconds': None}}
+    """
+    out: dict[str, dict[str, object]] = {}
+    for spec in specs:
+        if spec in DIFFICULTIES:
+            name, chosen = _level(spec, budget)
+            played = chosen.for_players(players)
+            out[spec] = {"agent": name, "iterations": played.iterations, "seconds": played.seconds}
+    return out
+
+
 def make_agent(
     spec: str, seed: int = 0, budget: Budget | None = None, cwd: str | None = None
 ) -> Agent:
@@ -211,10 +242,9 @@ def make_agent(
             raise ConfigurationError("policy:FILE needs a file (or policy:builtin)")
         return PolicyAgent(seed=seed, budget=budget, source=source)
     if spec in DIFFICULTIES:
-        name, level_budget = DIFFICULTIES[spec]
-        explicit = budget is not None and (budget.iterations is not None or budget.seconds is not None)
+        name, chosen = _level(spec, budget)
         try:
-            return make_agent(name, seed, budget if explicit else level_budget)
+            return make_agent(name, seed, chosen)
         except ConfigurationError as exc:
             raise ConfigurationError(f"{spec} (the level, played by {name}): {exc}") from None
     if spec not in REGISTRY:

@@ -12,7 +12,10 @@ Format ``coloretto-tournament-checkpoint/1``:
 
 - line 1: ``{"format": CHECKPOINT_FORMAT, "tournament": IDENTITY}``, where ``IDENTITY`` is
   ``TournamentConfig.to_json()`` without the game counts (``games``, ``games_requested``,
-  ``deals``): the agents, rules, preset, seed, engine secret, budget and engine settings;
+  ``deals``): the agents, rules, preset, seed, engine secret, budget and engine settings,
+  and what each difficulty level among the agents plays with (``levels``: a level that this
+  version of coloretto defines otherwise is another player, and its games are refused; a
+  file written before levels were recorded is taken without that check);
 - every further line: one game, the fields of ``GameResult`` (``dataclasses.asdict``).
 
 A last line without its line break (the process was killed while writing it) is dropped
@@ -86,6 +89,18 @@ def _budget_text(budget: Any) -> str | None:
     return None
 
 
+def _level_text(definition: Any) -> str:
+    """A ``levels`` entry of an identity as ``"ismcts-value at 30000 iterations"``."""
+    if not isinstance(definition, dict):
+        return "nothing (not in the agents)"
+    spent = [
+        f"{definition[k]:g} {unit}"
+        for k, unit in (("iterations", "iterations"), ("seconds", "s"))
+        if isinstance(definition.get(k), (int, float))
+    ]
+    return f"{definition.get('agent')} at {' and '.join(spent) or 'its default budget'}"
+
+
 def _option_phrases(option: str, theirs: str | None, ours: str | None) -> tuple[str, str]:
     """How a checkpoint was made and what this run has for one option, as
     ``("with --seed 4", "5")`` or ``("without --budget", "--budget 1s")``."""
@@ -105,6 +120,12 @@ def _difference(theirs: dict[str, Any], ours: dict[str, Any]) -> tuple[str, str]
         if a == b:
             continue
         option = _OPTIONS.get(key, key)
+        if key == "levels" and isinstance(a, dict) and isinstance(b, dict):
+            level = next(k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k))
+            return (
+                f"when {level} played {_level_text(a.get(level))}",
+                f"{_level_text(b.get(level))} in this version of coloretto",
+            )
         if key == "budget":
             return _option_phrases(option, _budget_text(a), _budget_text(b))
         if isinstance(a, dict) and isinstance(b, dict):
@@ -397,7 +418,10 @@ class Checkpoint:
 
     def _check_header(self, line: str) -> None:
         head = _header(self.path, line)
-        found = _difference(head["tournament"], identity(self.config))
+        ours = identity(self.config)
+        if isinstance(head["tournament"], dict) and "levels" not in head["tournament"]:
+            del ours["levels"]  # written before levels were recorded
+        found = _difference(head["tournament"], ours)
         if found is not None:
             made, has = found
             raise ConfigurationError(

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..agents.base import Agent, Budget
-from ..agents.registry import is_external, make_agent
+from ..agents.registry import is_external, level_definitions, make_agent
 from ..engine.errors import ConfigurationError
 from ..engine.rules import Rules
 from ..engine.seeds import AGENT, ENGINE, FALLBACK, GAME, derive_seed, one_way_seed, seal
@@ -149,7 +149,8 @@ class TournamentConfig:
         return self.seed if self.engine_secret is None else seal(self.seed, self.engine_secret)
 
     def to_json(self) -> dict[str, Any]:
-        """The configuration as JSON (rules as ``Rules.to_dict``)."""
+        """The configuration as JSON (rules as ``Rules.to_dict``; ``levels``: what each
+        difficulty level among the agents plays with, ``registry.level_definitions``)."""
         return {
             "agents": list(self.agents),
             "players": self.players,
@@ -169,6 +170,7 @@ class TournamentConfig:
             },
             "on_engine_failure": self.on_engine_failure,
             "engine_grace_ms": self.engine_grace_ms,
+            "levels": level_definitions(self.agents, self.players, self.budget),
         }
 
 

@@ -75,6 +75,17 @@ class Budget:
                 return replace(self, iterations=iterations)
         return self
 
+    def limits(self, default_seconds: float) -> tuple[int | None, float | None]:
+        """``(iterations, seconds)`` a search stops at: this budget's, or ``default_seconds``
+        of time when it names neither (the agent's default).
+
+        >>> Budget().limits(0.5), Budget(iterations=800).limits(0.5)
+        ((None, 0.5), (800, None))
+        """
+        if self.iterations is None and self.seconds is None:
+            return None, default_seconds
+        return self.iterations, self.seconds
+
     @classmethod
     def parse(cls, text: str | None, *, cpu_ok: bool = False) -> Budget:
         """Parse ``"0.5s"``, ``"500ms"``, ``"2000"`` / ``"2000it"`` (iterations) or ``None``;

@@ -169,12 +169,6 @@ class ISMCTSAgent(Agent):
         super().reset(seat, rules)
         self._fs.warm_search()
 
-    def _limits(self) -> tuple[int | None, float | None]:
-        b = self.budget
-        if b.iterations is None and b.seconds is None:
-            return None, DEFAULT_SECONDS
-        return b.iterations, b.seconds
-
     def _tree_for(self, iterations: int | None, seconds: float | None) -> Any:
         need = MAX_NODES
         if iterations is not None:
@@ -207,7 +201,7 @@ class ISMCTSAgent(Agent):
         from ..fastcore import encode
 
         a = encode(self._root_state(observation)).a
-        iters, secs = self._limits()
+        iters, secs = self.budget.limits(DEFAULT_SECONDS)
         p = self.params
         root_prior = None
         st = observation.state
@@ -277,7 +271,7 @@ class ISMCTSAgent(Agent):
         return res
 
     def _choose(self, observation: Observation) -> SearchResult:
-        iters, secs = self._limits()
+        iters, secs = self.budget.limits(DEFAULT_SECONDS)
         iters = CHOOSE_ITERATIONS if iters is None else min(iters, CHOOSE_ITERATIONS)
         rng = decision_rng(self.seed, observation)
         params = replace(

@@ -537,12 +537,6 @@ class MCTSAgent(Agent):
         if not self.params.engine_only and fast_rollout_available():
             _warmup_fast_core()
 
-    def _limits(self) -> tuple[int | None, float | None]:
-        b = self.budget
-        if b.iterations is None and b.seconds is None:
-            return None, DEFAULT_SECONDS
-        return b.iterations, b.seconds
-
     def _sampler(self, observation: Observation) -> Callable[[Rng], GameState]:
         return observation.sample_state
 
@@ -550,7 +544,7 @@ class MCTSAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         rng = decision_rng(self.seed, observation)
-        iters, secs = self._limits()
+        iters, secs = self.budget.limits(DEFAULT_SECONDS)
         res = search(
             self._sampler(observation),
             observation.seat,

@@ -67,7 +67,7 @@ for run in "${runs[@]}"; do
   fi
   # shellcheck disable=SC2086  # OPTIONS holds several words on purpose
   "$COLORETTO" tournament --agents "${AGENTS[$run]}" ${OPTIONS[$run]:-} --games "$GAMES" \
-    --seed "$SEED" --workers "$WORKERS" --quiet "${resume[@]}" \
+    --seed "$SEED" --workers "$WORKERS" --quiet --overwrite "${resume[@]}" \
     --json "$OUT/$run.json" --csv "$OUT/$run.csv"
   echo "== $run done: $(date -u +%FT%TZ), load: $(cut -d' ' -f1-3 /proc/loadavg)"
 done

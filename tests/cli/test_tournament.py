@@ -382,7 +382,7 @@ def test_records_replace_the_old_file_atomically(tmp_path: Path) -> None:
     out.write_text("the old records\n")
     with out.open(encoding="utf-8") as old:
         argv = ["tournament", "--agents", "greedy,random", "--games", "2", "--workers", "1"]
-        assert main([*argv, "--quiet", "--records", str(out)]) == 0
+        assert main([*argv, "--quiet", "--overwrite", "--records", str(out)]) == 0
         assert old.read() == "the old records\n"
     lines = out.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 2 and all(replay(json.loads(line)).valid for line in lines)

@@ -246,13 +246,13 @@ def test_reports_that_cannot_be_written_leave_the_games_in_the_checkpoint(tmp_pa
     """A report that fails at the end (a full disk: /dev/full) is one line saying the games
     are in the checkpoint; the same command with a writable report plays nothing again."""
     checkpoint = tmp_path / "run.ckpt"
-    proc = subprocess.run([*SMALL, "--checkpoint", str(checkpoint), "--json", "/dev/full"],
-                          cwd=tmp_path, capture_output=True, text=True, check=False)
+    proc = subprocess.run([*SMALL, "--checkpoint", str(checkpoint), "--json", "/dev/full",
+                           "--overwrite"], cwd=tmp_path, capture_output=True, text=True, check=False)
     assert proc.returncode == 1
     assert proc.stderr == (
         "coloretto tournament: error: cannot write --json '/dev/full': No space left on device; "
-        f"the 4 games are kept in {checkpoint}: run the same command again, once the file can "
-        "be written, to write the reports without playing them again\n"
+        f"the 4 games are kept in {checkpoint}: run the same command again with --overwrite, "
+        "once the file can be written, to write the reports without playing them again\n"
     )
     assert len(checkpoint.read_text().splitlines()) == 1 + 4
     again = subprocess.run(

@@ -71,6 +71,25 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_game(
     assert (tmp_path / "read-only.json").read_text() == (ro / "old.jsonl").read_text() == "old\n"
 
 
+@pytest.mark.parametrize("option", ["--json", "--csv", "--plot", "--records"])
+def test_an_existing_file_is_kept_unless_overwrite(tmp_path: Path, option: str) -> None:
+    """A report option naming a file that exists (a game record, say) is refused before any
+    game is played and the file is left as it was; ``--overwrite`` replaces it."""
+    kept = tmp_path / "game.json"
+    kept.write_text('{"format": "coloretto-record/1"}\n')
+    proc = run(tmp_path, option, "game.json", "--checkpoint", "played.ckpt")
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        f"coloretto tournament: error: {option} 'game.json': the file exists; give a new "
+        "name, or --overwrite to replace it\n"
+    )
+    assert kept.read_text() == '{"format": "coloretto-record/1"}\n'
+    assert not (tmp_path / "played.ckpt").exists()  # no game was played
+    proc = run(tmp_path, option, "game.json", "--overwrite")
+    assert proc.returncode == 0, proc.stderr
+    assert kept.read_bytes() != b'{"format": "coloretto-record/1"}\n'
+
+
 def test_an_output_inside_a_regular_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "notes").write_text("")
     proc = run(tmp_path, "--csv", "notes/r.csv")
@@ -112,7 +131,7 @@ def test_records_do_not_replace_what_is_not_a_regular_file(tmp_path: Path) -> No
 def test_a_report_that_fails_at_the_end_is_one_line(tmp_path: Path) -> None:
     """/dev/full can be opened but every write fails (a full disk): the other files are
     written, the failure is one line, exit status 1."""
-    proc = run(tmp_path, "--json", "/dev/full", "--csv", "r.csv")
+    proc = run(tmp_path, "--json", "/dev/full", "--csv", "r.csv", "--overwrite")
     assert proc.returncode == 1
     assert proc.stderr == (
         "coloretto tournament: error: cannot write --json '/dev/full': No space left on device; "
@@ -169,7 +188,7 @@ def test_records_written_over_an_old_file_keep_its_permissions(tmp_path: Path) -
     old = tmp_path / "r.jsonl"
     old.write_text("old\n")
     old.chmod(0o640)
-    proc = subprocess.run([*RUN, "--records", "r.jsonl"], cwd=tmp_path, capture_output=True,
+    proc = subprocess.run([*RUN, "--records", "r.jsonl", "--overwrite"], cwd=tmp_path, capture_output=True,
                           text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert old.read_text() != "old\n"

@@ -432,8 +432,18 @@ def test_rematch(client: TestClient) -> None:
         a.send(type="rematch", id="r")
         r = a.until(lambda m: m["type"] == "rematch")
         assert r["id"] == "r" and r["seat"] == 0 and r["table_id"] != tid
-        a.send(type="rematch")
-        assert a.until(lambda m: m["type"] in ("rematch", "error"))["type"] == "error"  # seat already taken by Ann
+        # asking again (the reply was lost, another tab): the same seat, with a new token
+        a.send(type="rematch", id="again")
+        again = a.until(lambda m: m["type"] in ("rematch", "error"))
+        assert again["type"] == "rematch", again
+        assert (again["id"], again["table_id"], again["seat"]) == ("again", r["table_id"], 0)
+        assert again["token"] != r["token"]
+    with client.websocket_connect(f"/ws/tables/{r['table_id']}") as s1:
+        assert WS(s1, 0).hello(again["token"])["seat"] == 0
+    with client.websocket_connect(f"/ws/tables/{r['table_id']}") as s2:
+        old = WS(s2, 0)
+        old.send(type="hello", token=r["token"])  # the earlier token no longer opens the seat
+        assert old.until(lambda m: m["type"] == "error")["code"] == "bad_token"
     t2 = client.get(f"/api/tables/{r['table_id']}").json()
     assert t2["status"] == "playing" and t2["seats"][1]["agent"] == "easy"
     assert client.get(f"/api/tables/{tid}").json()["rematch"] == r["table_id"]

@@ -69,7 +69,7 @@ def table_data(tid: str, status: str = "playing", seats: Sequence[str] = ("human
 
 def test_table_store_contract(store: TableStore) -> None:
     """Both stores keep the same promises: the version guard, seats taken once, the first
-    rematch recorded, results of rated games, newest tables first, callers' own copies."""
+    rematch recorded, tokens issued again to their seat's name only, results of rated games, newest tables first, callers' own copies."""
 
     async def scenario() -> None:
         for tid in ("t1", "t2", "unrated"):
@@ -107,6 +107,14 @@ def test_table_store_contract(store: TableStore) -> None:
         await store.set_seat_control("open", 1, "computer", "easy", True)
         seats = (await store.load_seats("open"))[2]
         assert (seats[1].kind, seats[1].agent, seats[1].handed_over, seats[1].name) == ("computer", "easy", True, "Bob")
+        # a seat's token is issued again only to the seat held under that name
+        assert await store.reissue_token("open", 2, "Cid", "hc2")
+        assert await store.reissue_token("open", 1, "Bob", "hb2")  # handed over: still Bob's
+        assert not await store.reissue_token("open", 2, "Dan", "hd")
+        assert not await store.reissue_token("open", 7, "Cid", "hc3")
+        assert not await store.reissue_token("nope", 0, "P0", "x")
+        seats = (await store.load_seats("open"))[2]
+        assert [s.token_hash for s in seats] == ["h0", "hb2", "hc2"]
         # the first rematch recorded wins
         assert await store.set_rematch("t1", "r1") == "r1"
         assert await store.set_rematch("t1", "r2") == "r1"

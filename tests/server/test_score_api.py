@@ -104,7 +104,12 @@ def test_the_example_and_defaults(base: str) -> None:
 @pytest.mark.parametrize(
     "cards, table",
     [({"green": 3}, "brown"), ({"green": 3}, "violet"), ({"green": 3}, "gray"), ({"green": 3}, "grey"),
-     ({"green": 3}, "Violet"), ({}, "brown"), ({"green": 0, "joker": 0}, "violet")],
+     ({"green": 3}, "Violet"), ({}, "brown"), ({"green": 0, "joker": 0}, "violet"),
+     # card names in any case, with - or a space for _
+     ({"golden-joker": 1, "green": 2}, "brown"), ({"Golden Joker": 1, "green": 2}, "brown"),
+     ({"PLUS2": 1, "Joker": 1, "red": 1}, "brown"),
+     # a label that would write to the terminal
+     ({"bad\x1b[31m": 2}, "brown"), ({"green\x00": 1}, "brown"), ({"red\nblue": 1}, "brown")],
 )
 def test_the_cli_and_the_api_accept_the_same_input(base: str, cards: dict[str, int], table: str) -> None:
     """A table name or a collection the API refuses, ``coloretto score`` refuses (exit 2), and
@@ -118,6 +123,18 @@ def test_the_cli_and_the_api_accept_the_same_input(base: str, cards: dict[str, i
     if status:
         assert status == 2 and r.status_code == 422
         assert r.json()["error"]["message"] in err.getvalue()
+
+
+@pytest.mark.parametrize("extra", ["none", "None", "triple_minus", "double"])
+def test_the_cli_and_the_api_take_the_same_extra(base: str, extra: str) -> None:
+    """``none`` is no scoring card for both; a card that is not one is refused by both."""
+    r = post(base, {"cards": {"green": 3, "red": 1}, "extra": extra})
+    err = io.StringIO()
+    with redirect_stdout(io.StringIO()), redirect_stderr(err):
+        status = main(["score", "green=3", "red=1", "--extra", extra, "--json"])
+    assert (r.status_code == 200) == (status == 0), (r.text, err.getvalue())
+    if status == 0:
+        assert r.json()["extra"] == (None if extra.casefold() == "none" else extra)
 
 
 @pytest.mark.parametrize(
@@ -141,6 +158,7 @@ def test_the_cli_and_the_api_accept_the_same_input(base: str, cards: dict[str, i
         ({"cards": {"red": 1, "Red": 2}}, "bad_cards", "given twice"),
         ({"cards": {"jokers": 1}}, "bad_cards", "count those cards as 'joker'"),
         ({"cards": {"": 1}}, "bad_cards", "empty"),
+        ({"cards": {"\x1b[31m": 1}}, "bad_cards", "cannot hold control characters"),
         ({"cards": {}}, "bad_cards", "no cards given; a collection to score holds at least one card"),
         ({"cards": {"green": 0, "joker": 0, "+2": 0}}, "bad_cards", "no cards given"),
         ({"cards": {"green": 1}, "table": "gray"}, "bad_table", "not a score table; choose brown or violet"),

@@ -34,14 +34,14 @@ from rich.text import Text
 
 from ..engine.cards import CARDS_PER_COLOR, NUM_COLORS, NUM_PLUS2
 from ..engine.rules import Rules
-from ..engine.tally import EmptyTallyError, TallyError, scoring_rules, tally_report
+from ..engine.tally import EmptyTallyError, TallyError, card_name, scoring_rules, tally_report
 from ..text import plural
 from ..tui.render import Fitted
 from .main import UsageError
 
 RESERVED = ("joker", "golden_joker", "plus2", "last_round")
-ALIASES = {"+2": "plus2", "lastround": "last_round"}
-"""Other spellings of reserved names (after ``_canonical``)."""
+ALIASES = {"lastround": "last_round"}
+"""Other spellings of the Last Round card (after ``_canonical``)."""
 LOOKALIKE_PARTS = ("joker", "plus", "+2", "golden")
 """A label containing one of these (any case) that is not a reserved name is refused: it is
 almost certainly a mistyped joker, golden joker or "+2" card, not a colour."""
@@ -127,6 +127,9 @@ def register(subparsers: Any) -> None:
 def _canonical(label: str) -> str:
     """``label`` case-folded, with ``-`` and spaces read as ``_`` and aliases resolved
     (``"Golden-Joker"`` -> ``"golden_joker"``, ``"+2"`` -> ``"plus2"``)."""
+    card = card_name(label)
+    if card is not None:
+        return card
     key = label.casefold().replace("-", "_").replace(" ", "_")
     return ALIASES.get(key, key)
 

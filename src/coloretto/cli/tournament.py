@@ -174,17 +174,29 @@ def register(subparsers: Any) -> None:
         "go on after an interruption (the games in FILE are not played again; a larger "
         "--games extends a finished run)",
     )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace existing --json, --csv, --plot and --records files (without it an "
+        "existing file is refused before any game is played)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar or notes")
     p.set_defaults(func=run)
 
 
-def _check_output(path: str | None, option: str) -> None:
+REPORT_OPTIONS = ("--json", "--csv", "--plot", "--records")
+"""The outputs a run writes anew; an existing file is replaced only with ``--overwrite``
+(``--checkpoint`` and ``--engine-log`` are appended to)."""
+
+
+def _check_output(path: str | None, option: str, overwrite: bool = False) -> None:
     """``path`` (an ``option``'s value) can be written at the end of the run (``-``:
     standard output).
 
     Raises:
-        UsageError: an empty name, a missing directory, a directory given as a file, or a
-            file or directory this user cannot write (``arena.report.output_problem``).
+        UsageError: an empty name, a missing directory, a directory given as a file, a
+            file or directory this user cannot write (``arena.report.output_problem``), or
+            an existing file for one of ``REPORT_OPTIONS`` without ``overwrite``.
     """
     from ..arena.report import output_problem
 
@@ -197,6 +209,10 @@ def _check_output(path: str | None, option: str) -> None:
     )
     if problem is not None:
         raise UsageError(f"{option} {path!r}: {problem}")
+    if option in REPORT_OPTIONS and not overwrite and os.path.lexists(path):
+        raise UsageError(
+            f"{option} {path!r}: the file exists; give a new name, or --overwrite to replace it"
+        )
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
@@ -217,7 +233,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
     ]
     named: dict[str, str] = {}
     for path, option in outputs:
-        _check_output(path, option)
+        _check_output(path, option, args.overwrite)
         if path is None or path == "-":
             continue
         real = os.path.realpath(path)
@@ -513,7 +529,8 @@ def _kept(args: argparse.Namespace, result: Any) -> str:
         return "the games are not kept (--checkpoint FILE keeps them)"
     return (
         f"the {len(result.games)} games are kept in {args.checkpoint}: run the same command "
-        "again, once the file can be written, to write the reports without playing them again"
+        "again with --overwrite, once the file can be written, to write the reports without "
+        "playing them again"
     )
 
 

@@ -56,7 +56,19 @@ _LAST_ROUND: Final = ("lastround", "lastroundcard")
 (docs/rules.md §5.1): refused as a colour label."""
 
 _RESERVED: Final = {"joker": "joker", "golden_joker": "golden_joker", "plus2": "plus2", "+2": "plus2"}
-"""Card names of ``cards_report`` (casefolded) -> the kind they count."""
+"""Card names (``card_name`` keys) -> the kind they count."""
+
+
+def card_name(label: str) -> str | None:
+    """The card a tally label names, ``"joker"``, ``"golden_joker"`` or ``"plus2"``, or None
+    for a colour label: any letter case, ``-`` or a space for ``_``, ``+2`` for ``plus2``
+    (``"Golden-Joker"`` -> ``"golden_joker"``). The one reading of card names shared by
+    ``coloretto score`` and ``POST /api/score``.
+
+    >>> card_name("Golden Joker"), card_name("+2"), card_name("green")
+    ('golden_joker', 'plus2', None)
+    """
+    return _RESERVED.get(label.strip().casefold().replace("-", "_").replace(" ", "_"))
 _NEAR_MISSES: Final = {"joker": "joker", "goldenjoker": "golden_joker", "plus2": "plus2", "+2": "plus2"}
 """Squashed spellings (see ``_squash``) of the card names, to refuse near misses."""
 
@@ -87,7 +99,7 @@ def scoring_rules(table: object = "brown", extra: object = None, *, no_card: str
 
     Args:
         table: ``"brown"`` or ``"violet"``, in any letter case (``"Violet"``).
-        extra: ``None`` or one of ``SCORING_EXTRAS``.
+        extra: ``None`` (also written ``"none"``, any case) or one of ``SCORING_EXTRAS``.
         no_card: how the caller's input writes "no scoring card", listed with the cards in
             messages: ``"null"`` in JSON (``POST /api/score``), ``"none"`` on the command line.
 
@@ -98,6 +110,8 @@ def scoring_rules(table: object = "brown", extra: object = None, *, no_card: str
     """
     if isinstance(table, str) and table.casefold() in TABLES:
         table = table.casefold()
+    if isinstance(extra, str) and extra.casefold() == "none":
+        extra = None
     if not isinstance(table, str) or table not in TABLES:
         raise TallyError(
             f"table {table!r} is not a score table; choose {' or '.join(TABLES)}", "table"
@@ -136,8 +150,8 @@ def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus
         jokers: regular jokers; ``golden_jokers``: 0 or 1; ``plus2``: "+2" cards.
 
     Raises:
-        TallyError: a label that is not a string, is empty or longer than
-            ``MAX_LABEL_LENGTH``, names the Last Round card or a joker/"+2" card, or repeats
+        TallyError: a label that is not a string, is empty, holds a control character
+            (``str.isprintable``, as seat names) or is longer than ``MAX_LABEL_LENGTH``, names the Last Round card or a joker/"+2" card, or repeats
             another label (case-insensitively); more than seven colours; a count that is not
             a whole number, is negative, or is more than the game has (9 per colour, 10 "+2"
             cards, one golden joker, 3 jokers in all).
@@ -152,6 +166,11 @@ def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus
         name = label.strip()
         if not name:
             raise TallyError("a colour label is empty")
+        if not name.isprintable():
+            raise TallyError(
+                f"colour label {label!r} cannot hold control characters (such as a line break "
+                "or an escape)"
+            )
         if len(name) > MAX_LABEL_LENGTH:
             raise TallyError(
                 f"colour label {name[:MAX_LABEL_LENGTH]!r}... is longer than "
@@ -283,7 +302,7 @@ def cards_report(cards: Mapping[str, Any], table: object = "brown", extra: objec
     colors: dict[str, Any] = {}
     kinds: dict[str, tuple[str, Any]] = {}
     for label, n in cards.items():
-        kind = _RESERVED.get(label.casefold()) if isinstance(label, str) else None
+        kind = card_name(label) if isinstance(label, str) else None
         if kind is None:
             colors[label] = n
             continue

@@ -260,6 +260,19 @@ class Store:
                 .values(kind=kind, agent=agent, handed_over=handed_over)
             )
 
+    def reissue_token(self, table_id: str, seat: int, name: str, thash: str) -> bool:
+        """See ``store.TableStore.reissue_token``."""
+        with self.engine.begin() as conn:
+            res = conn.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.name == name,
+                    or_(SeatRow.kind == "human", SeatRow.handed_over.is_(True)),
+                )
+                .values(token_hash=thash)
+            )
+            return bool(res.rowcount == 1)
+
     def set_options(self, table_id: str, options: dict[str, Any]) -> None:
         """Replace the table's ``options``."""
         with self.engine.begin() as conn:
@@ -435,6 +448,10 @@ class SqlTableStore:
     async def set_seat_control(self, table_id: str, seat: int, kind: str, agent: str | None, handed_over: bool) -> None:
         """See ``store.TableStore.set_seat_control``."""
         await self._run(self.sync.set_seat_control, table_id, seat, kind, agent, handed_over)
+
+    async def reissue_token(self, table_id: str, seat: int, name: str, thash: str) -> bool:
+        """See ``store.TableStore.reissue_token``."""
+        return bool(await self._run(self.sync.reissue_token, table_id, seat, name, thash))
 
     async def set_rematch(self, table_id: str, rematch_id: str) -> str:
         """See ``store.TableStore.set_rematch``."""

@@ -576,8 +576,27 @@ class Hub:
             return created
         new_id = t.data.rematch_id
         assert new_id is not None
+        again = await self._seat_again(new_id, by.seat, name)
+        if again is not None:
+            return new_id, by.seat, again
         _, seat, token = await self.join(new_id, name, by.seat, account)
         return new_id, seat, token
+
+    async def _seat_again(self, table_id: str, seat: int, name: str) -> str | None:
+        """A new token for ``seat`` of the rematch table ``table_id`` when it is already held
+        under ``name`` (the same player asking again: a lost reply, a second tab), else None.
+        The seat's earlier token stops opening it."""
+        new = await self.table(table_id)
+        async with new.lock:
+            await self.reload_seats(new)
+            held = new.data.seats[seat]
+            if held.kind == "open" or held.name != name:
+                return None
+            token = new_seat_token()
+            if not await self.store.reissue_token(table_id, seat, name, token_hash(token)):
+                return None
+            await self.reload_seats(new)
+        return token
 
     # ----- notices between server processes ----------------------------------------------------
     async def publish(

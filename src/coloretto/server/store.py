@@ -186,6 +186,12 @@ class TableStore(Protocol):
         """Hand a seat to a computer player (``kind="computer"``) or back to its person."""
         ...
 
+    async def reissue_token(self, table_id: str, seat: int, name: str, thash: str) -> bool:
+        """Give the person's ``seat`` held under ``name`` (a ``human`` seat, or one handed to a
+        computer player) the token hash ``thash`` instead of its old one. Returns False, with
+        nothing changed, when the seat is not such a seat of that name."""
+        ...
+
     async def set_rematch(self, table_id: str, rematch_id: str) -> str:
         """Record ``rematch_id`` unless one is recorded already; return the recorded one."""
         ...
@@ -307,6 +313,18 @@ class MemoryTableStore:
         with self._lock:
             s = self._tables[table_id].seats[seat]
             s.kind, s.agent, s.handed_over = kind, agent, handed_over
+
+    async def reissue_token(self, table_id: str, seat: int, name: str, thash: str) -> bool:
+        """See ``TableStore.reissue_token``."""
+        with self._lock:
+            t = self._tables.get(table_id)
+            if t is None or not 0 <= seat < len(t.seats):
+                return False
+            s = t.seats[seat]
+            if s.name != name or not (s.kind == "human" or s.handed_over):
+                return False
+            s.token_hash = thash
+            return True
 
     async def set_rematch(self, table_id: str, rematch_id: str) -> str:
         """See ``TableStore.set_rematch``."""

@@ -737,6 +737,9 @@ class TableView {
   async joinRematch() {
     const id = this.rematchId;
     if (this.mySeat === null || getToken(id)) { location.href = `/table/${encodeURIComponent(id)}`; return; }
+    // Seated here: the server seats us at our old seat, or gives it again if we hold it
+    // already (an earlier reply that never arrived); its `rematch` reply opens the table.
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) { this.send({ type: "rematch" }); return; }
     try {
       const me = this.seats[this.mySeat];
       const name = (me && me.name && !me.name.startsWith("computer:")) ? me.name : getName();

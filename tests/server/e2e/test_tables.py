@@ -270,7 +270,8 @@ def test_a_private_table_the_host_and_the_chat(web_server: Any, new_page: Any, s
 # ----- rematch and the end of a match ----------------------------------------------------------
 def test_two_rematch_presses_make_one_table(web_server: Any, new_page: Any) -> None:
     """Both players press Rematch in the same moment: they end at the same new table; a
-    player who sees the rematch offered sees only "Join the rematch"."""
+    player who sees the rematch offered sees only "Join the rematch", which gives a player
+    whose token of the new table is lost their seat again."""
     base = web_server.url
     ann = new_page()
     table_id = create(ann, base, ["me", "human", "computer:random"])
@@ -305,6 +306,12 @@ def test_two_rematch_presses_make_one_table(web_server: Any, new_page: Any) -> N
     again.wait_for_selector("[data-testid=join-rematch]")
     assert again.locator("[data-testid=rematch]").count() == 0
     assert again.inner_text("[data-testid=join-rematch]") == "Join the rematch"
+    # Ann's token of the new table is lost (a cleared storage, a reply that never came):
+    # "Join the rematch" gives her seat back with a new token, not a spectator's view
+    again.evaluate(f"() => localStorage.removeItem('coloretto.token.{new_id}')")
+    again.click("[data-testid=join-rematch]")
+    again.wait_for_url(re.compile(r"/table/" + new_id + r"$"))
+    again.wait_for_selector(f"{VIEW}[data-my-seat='0']")
 
 
 def points(text: str) -> int:

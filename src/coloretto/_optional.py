@@ -32,6 +32,7 @@ EXTRAS: Final[dict[str, tuple[str, ...]]] = {
         "argon2",
         "itsdangerous",
         "confusables",
+        "swagger_ui",
     ),
     "arena": ("choix", "matplotlib"),
     "ray": ("ray",),
@@ -42,10 +43,14 @@ EXTRAS: Final[dict[str, tuple[str, ...]]] = {
 """Extra name -> the top-level modules it provides (as listed in ``pyproject.toml``, or in
 ``DISTRIBUTIONS`` when the module's name is not its distribution's)."""
 
-DISTRIBUTIONS: Final[dict[str, str]] = {"pyspiel": "open_spiel", "argon2": "argon2-cffi"}
+DISTRIBUTIONS: Final[dict[str, str]] = {
+    "pyspiel": "open_spiel",
+    "argon2": "argon2-cffi",
+    "swagger_ui": "swagger-ui-py",
+}
 """Top-level module -> the distribution of ``pyproject.toml`` that installs it, where the
 names differ (OpenSpiel's distribution ``open_spiel`` installs the module ``pyspiel``,
-``argon2-cffi`` the module ``argon2``)."""
+``argon2-cffi`` the module ``argon2``, ``swagger-ui-py`` the module ``swagger_ui``)."""
 
 
 class MissingExtra(ConfigurationError):

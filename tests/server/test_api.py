@@ -228,6 +228,7 @@ def test_every_bad_message_is_refused_and_connection_survives(client: TestClient
                 (json.dumps({"type": "action", "action": {"action": "draw"}, "token": other_tok}), "bad_token"),
                 (json.dumps({"type": "action", "action": {"action": "place", "row": 0}}), "illegal_action"),
                 (json.dumps({"type": "action", "action": {"action": "take", "row": 5}}), "illegal_action"),
+                (json.dumps({"type": "action", "action": {"action": "take", "row": 99}}), "illegal_action"),
                 (json.dumps({"type": "hint"}), "hints_disabled"),
                 (json.dumps({"type": "reclaim"}), "not_allowed"),
                 (json.dumps({"type": "rematch"}), "not_allowed"),
@@ -241,6 +242,8 @@ def test_every_bad_message_is_refused_and_connection_survives(client: TestClient
                 assert e["code"] == code, (text, e)
                 if code == "illegal_action":
                     assert e["rule"]
+                if '"row": 99' in text:
+                    assert e["message"].startswith("there is no row 100: this table has rows 1 to "), e
                 mover.ping()
             other.send(type="action", action={"action": "draw"}, id="x")
             e = other.error()

@@ -11,7 +11,7 @@ from types import ModuleType
 import pytest
 from backends import Backend
 
-from coloretto.server import bus, clock, errors
+from coloretto.server import bus, clock, errors, jsonin
 from coloretto.server.errors import ErrorCode, Problem
 from coloretto.server.score_api import SCORE_STATUS
 
@@ -68,7 +68,7 @@ def test_codes_and_statuses() -> None:
         ErrorCode("no_such_code")
 
 
-@pytest.mark.parametrize("module", [errors, bus, clock], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [errors, bus, clock, jsonin], ids=lambda m: m.__name__)
 def test_doctests(module: ModuleType) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

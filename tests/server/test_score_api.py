@@ -186,6 +186,15 @@ def test_bad_json_and_size(base: str) -> None:
     assert "JSON" in r.json()["error"]["message"]
     r = post(base, None, content=b"\xff\xfe", headers={"content-type": "application/json"})
     assert r.status_code == 422
+    # a key given twice (which one counts?), a number no collection has
+    r = post(base, None, content=b'{"cards": {"green": 1}, "cards": {"red": 2}}',
+             headers={"content-type": "application/json"})
+    assert r.status_code == 422 and r.json()["error"] == {
+        "code": "bad_request", "message": "body: JSON object gives the key 'cards' twice"}
+    r = post(base, None, content=b'{"cards": {"green": ' + b"9" * 5000 + b"}}",
+             headers={"content-type": "application/json"})
+    assert r.status_code == 422 and r.json()["error"] == {
+        "code": "bad_request", "message": "body: JSON number with 5000 digits; at most 100"}
     r = post(base, None, content=b"x" * 20000, headers={"content-type": "application/json"})
     assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
 

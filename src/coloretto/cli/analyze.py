@@ -46,6 +46,7 @@ from ..engine.observation import observe
 from ..engine.record import replay
 from ..engine.state import PLACE, GameState
 from ..text import plural
+from .console import StdoutConsole
 from .main import DashValue, UsageError
 from .replay import action_label, invalid_record_message, read_record_file
 
@@ -275,7 +276,7 @@ def _margin_text(m: float, ci: list[float] | None) -> str:
 
 
 def _print_text(args: argparse.Namespace, budget: Budget, analysis: dict[str, Any]) -> None:
-    console = Console(highlight=False)
+    console = StdoutConsole(highlight=False)
     scores = analysis["scores"]
     if budget.iterations is not None:
         spent = f"{budget.iterations} samples per decision, seed {args.seed}"

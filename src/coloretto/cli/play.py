@@ -56,6 +56,7 @@ from ..engine.rules import (
 from ..engine.state import new_game
 from ..tui.saving import DATA_DIR_VARIABLE, games_directory
 from ..tui.session import TerminalGame
+from .console import StdoutConsole
 from .main import DashValue, UsageError
 from .replay import read_record_file
 
@@ -459,7 +460,7 @@ def run(args: argparse.Namespace) -> int:
     written (``EXIT_NOT_SAVED``); 2 for bad options or a bad ``--resume`` file (raised as
     ``UsageError``), e.g. a record whose ``agents`` name a ``cmd:`` program that
     ``--opponents`` does not name again."""
-    console = Console(highlight=False)
+    console = StdoutConsole(highlight=False)
     hint_budget = _hint_budget(args)
     if args.save is not None and not args.save.strip():
         raise UsageError("--save needs a file name (it is empty)")

@@ -14,12 +14,12 @@ import argparse
 import json
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from ..engine.errors import UnreadableRecordError
 from ..engine.record import load_record_json, replay
+from .console import StdoutConsole
 from .main import UsageError
 
 
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json()))
         return 0 if result.valid else 1
-    console = Console(highlight=False)
+    console = StdoutConsole(highlight=False)
     if not result.valid:
         message = invalid_record_message(args.file, record, result.action_index, str(result.error))
         console.print(f"INVALID: {message}", markup=False, soft_wrap=True)

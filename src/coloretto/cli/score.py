@@ -37,6 +37,7 @@ from ..engine.rules import Rules
 from ..engine.tally import EmptyTallyError, TallyError, card_name, scoring_rules, tally_report
 from ..text import plural
 from ..tui.render import Fitted
+from .console import StdoutConsole
 from .main import UsageError
 
 RESERVED = ("joker", "golden_joker", "plus2", "last_round")
@@ -408,5 +409,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        render(result, tally, Console(file=sys.stdout, highlight=False))
+        render(result, tally, StdoutConsole(file=sys.stdout, highlight=False))
     return 0

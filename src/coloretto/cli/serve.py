@@ -113,6 +113,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:  # the database URL, or COLORETTO_SESSION_SECRET (the message says which)
         what = "" if "SESSION_SECRET" in str(exc) else "--database-url: "
         raise UsageError(f"{what}{exc}") from None
+    _check_address(args.host, args.port)
+    if settings.redis_url:
+        _check_redis(settings.redis_url)
     _check_database(settings.database_url)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     trusted = [ip.strip() for ip in args.forwarded_allow_ips.split(",") if ip.strip()]
@@ -180,6 +183,60 @@ def _check_database(url: str) -> None:
         raise UsageError(f"cannot open the database given by --database-url: {detail}") from None
     finally:
         engine.dispose()
+
+
+def _check_redis(url: str) -> None:
+    """Ping the Redis server of ``--redis-url`` once, so an unreachable one is a clear usage
+    error (exit 2) instead of a start-up traceback. The URL is not echoed (it may hold a
+    password).
+
+    Raises:
+        UsageError: a URL Redis cannot read, or a server that does not answer.
+    """
+    from .._optional import require
+    from .main import UsageError
+
+    redis = require("redis", "web", "coloretto serve")
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+    except ValueError as exc:
+        raise UsageError(f"--redis-url: {exc}") from None
+    try:
+        client.ping()
+    except redis.exceptions.RedisError as exc:
+        detail = " ".join(str(exc).split())
+        raise UsageError(f"cannot reach the Redis server given by --redis-url: {detail}") from None
+    finally:
+        client.close()
+
+
+def _check_address(host: str, port: int) -> None:
+    """Bind ``host``:``port`` once (as the server will, with ``SO_REUSEADDR``) before the
+    server opens its database and resumes games, so an address in use is one line.
+
+    Raises:
+        UsageError: the address is in use or cannot be bound (an unknown host).
+    """
+    import socket
+
+    from .main import UsageError
+
+    if port == 0:
+        return
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise UsageError(f"--host {host!r}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise UsageError(
+                f"cannot listen on {host}:{port}: {exc.strerror or exc} (another server there? "
+                "choose another --port)"
+            ) from None
 
 
 def _move_clocks(text: str) -> tuple[float, ...]:

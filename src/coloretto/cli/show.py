@@ -18,12 +18,11 @@ import json
 import sys
 from typing import Any
 
-from rich.console import Console
-
 from ..engine.errors import InvalidRecordError
 from ..engine.observation import observe
 from ..engine.record import load_game
 from ..tui import render
+from .console import StdoutConsole
 from .play import seat_option
 from .replay import invalid_record_message, read_record_file
 
@@ -64,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(obs.to_json()))
         return 0
-    console = Console(highlight=False)
+    console = StdoutConsole(highlight=False)
     console.print(render.board(obs.state, game.seats, viewer=seat, viewer_suffix=" (this view)"))
     if st.is_over():
         bds = [st.breakdown(s) for s in range(st.n)]

@@ -22,6 +22,7 @@ from ..arena.stats import AgentSummary, summarize_agents, summarize_seats
 from ..engine.errors import ColorettoError
 from ..engine.rules import PRESETS, Rules, preset
 from ..engine.seeds import new_secret, seal
+from .console import StdoutConsole
 from .main import DashValue, UsageError
 
 MAX_GAMES = 10**9
@@ -308,10 +309,9 @@ def _print_report(
     aggregates: list[AgentSummary],
     repeated: bool,
 ) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = StdoutConsole()
     path = report["path"]
     note = f" ({report['path_note']})" if report["path_note"] and path == ENGINE_PATH else ""
     rate = report["games_per_s"]

@@ -7,6 +7,7 @@ The contract (every endpoint and message, with errors) is docs/web-api.md.
 
 from __future__ import annotations
 
+import importlib.resources
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -74,6 +75,11 @@ def create_app(settings: Settings | None = None, *, hub: Hub | None = None) -> F
         description="Live Coloretto tables for people, programs and computer players. "
         "The WebSocket protocol is described in docs/web-api.md.",
         lifespan=_lifespan(hub),
+        # /docs is the project's own page (routes.api_docs_page) on a local copy of Swagger UI:
+        # FastAPI's pages load it from a CDN with an inline script, which the
+        # Content-Security-Policy refuses (and which needs the internet)
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.hub = hub
     app.add_middleware(LimitsMiddleware, settings=hub.settings)
@@ -86,4 +92,6 @@ def create_app(settings: Settings | None = None, *, hub: Hub | None = None) -> F
     app.include_router(score_router(WEB_DIR))
     if WEB_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
+    swagger_ui = importlib.resources.files("swagger_ui") / "static"  # the swagger-ui-py package
+    app.mount("/docs/assets", StaticFiles(directory=str(swagger_ui), check_dir=False), name="docs-assets")
     return app

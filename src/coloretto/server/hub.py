@@ -353,6 +353,15 @@ class Hub:
         if by_computer != (kind == "computer"):
             who = "a computer player" if kind == "computer" else "a person"
             raise Problem(ErrorCode.NOT_YOUR_TURN, f"{seat_text(seat)} is played by {who}")
+        if action.kind in ("place", "take") and not 0 <= action.arg < st.nrows:
+            # a row that the table does not have: said in people's numbers (the engine's
+            # message would show the JSON's row, counted from 0)
+            raise Problem(
+                ErrorCode.ILLEGAL_ACTION,
+                f"there is no row {action.arg + 1}: this table has rows 1 to {st.nrows} "
+                f"(0 to {st.nrows - 1} in JSON)",
+                rule="docs/engine-protocol.md actions",
+            )
         if action not in st.legal_actions():
             # ``apply`` refuses an action that is not legal before changing anything, with
             # the text and the rule that forbid it: the state stays as it is.

@@ -1,7 +1,8 @@
 """Parsing JSON that clients send (WebSocket messages, HTTP request bodies) with the limits
-every input passes before any handler sees it: nesting at most ``MAX_DEPTH`` deep, and
-strings (keys too) that are valid Unicode text (no lone surrogate such as ``"\\ud800"``,
-which cannot be stored or hashed as UTF-8).
+every input passes before any handler sees it: nesting at most ``MAX_DEPTH`` deep, strings
+(keys too) that are valid Unicode text (no lone surrogate such as ``"\\ud800"``, which
+cannot be stored or hashed as UTF-8), no key twice in one object (which of the two would
+count is not said by JSON), and integers of at most ``MAX_DIGITS`` digits.
 
 >>> parse_json('{"type": "ping", "id": 1}')
 {'type': 'ping', 'id': 1}
@@ -13,6 +14,14 @@ ValueError: JSON nested deeper than 32 levels
 Traceback (most recent call last):
 ...
 ValueError: JSON text holds a lone surrogate (\\ud800 to \\udfff without its pair)
+>>> parse_json('{"cards": {"green": 1}, "cards": {"red": 2}}')
+Traceback (most recent call last):
+...
+ValueError: JSON object gives the key 'cards' twice
+>>> parse_json('{"green": ' + '9' * 200 + '}')
+Traceback (most recent call last):
+...
+ValueError: JSON number with 200 digits; at most 100
 """
 
 from __future__ import annotations
@@ -23,6 +32,8 @@ from typing import Any
 
 MAX_DEPTH = 32
 """Deepest nesting of arrays and objects accepted (the protocol needs 4)."""
+MAX_DIGITS = 100
+"""Most digits of a JSON integer (every number of the protocol has a few)."""
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -32,7 +43,8 @@ def parse_json(text: str | bytes) -> Any:
 
     Raises:
         ValueError: not JSON (``json.JSONDecodeError``), not UTF-8, nested deeper than
-            ``MAX_DEPTH``, or a string with a lone surrogate; the message says which.
+            ``MAX_DEPTH``, a string with a lone surrogate, a key given twice in one object,
+            or an integer of more than ``MAX_DIGITS`` digits; the message says which.
     """
     if isinstance(text, bytes):
         try:
@@ -42,7 +54,7 @@ def parse_json(text: str | bytes) -> Any:
     if _too_deep(text):
         raise ValueError(f"JSON nested deeper than {MAX_DEPTH} levels")
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=_object, parse_int=_integer)
     except RecursionError:  # pragma: no cover - _too_deep stops it first
         raise ValueError(f"JSON nested deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as exc:
@@ -50,6 +62,24 @@ def parse_json(text: str | bytes) -> Any:
     if _has_surrogate(value):
         raise ValueError("JSON text holds a lone surrogate (\\ud800 to \\udfff without its pair)")
     return value
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object from its ``pairs``; a key given twice is refused."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"JSON object gives the key {key[:40]!r} twice")
+        out[key] = value
+    return out
+
+
+def _integer(digits: str) -> int:
+    """A JSON integer, refused beyond ``MAX_DIGITS`` digits (before Python converts it)."""
+    n = len(digits.lstrip("-"))
+    if n > MAX_DIGITS:
+        raise ValueError(f"JSON number with {n} digits; at most {MAX_DIGITS}")
+    return int(digits)
 
 
 def _too_deep(text: str) -> bool:

@@ -237,6 +237,12 @@ async def replay_page(table_id: str) -> Response:
     return index()
 
 
+@pages.get("/docs")
+async def api_docs_page() -> Response:
+    """The HTTP API, browsable (``web/api-docs.html``: Swagger UI on ``/openapi.json``)."""
+    return page_file("api-docs.html", "the API browser")
+
+
 @pages.get("/rules")
 async def rules_page() -> Response:
     """The rules of the game, in the person's language (``web/rules.html``)."""

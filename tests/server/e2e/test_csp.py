@@ -57,3 +57,34 @@ def test_the_client_passes_its_content_security_policy(web_server: Any, chromium
         t for t in console if "Content Security Policy" in t or "Content-Security-Policy" in t
     ]
     assert not blocked and not violations, (blocked, violations)
+
+
+def test_the_api_browser_works_under_the_policy(web_server: Any, chromium: Any) -> None:
+    """``/docs`` (docs/web-api.md: the OpenAPI description, browsable) shows every operation of
+    ``/openapi.json`` from the server's own copy of Swagger UI: no CDN (this machine may have
+    no internet), no inline script, no violation; an operation opens to its parameters."""
+    import httpx
+
+    ctx = chromium.new_context()
+    page = ctx.new_page()
+    console: list[str] = []
+    errors: list[str] = []
+    page.on("console", lambda m: console.append(m.text))
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.add_init_script(WATCH)
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url))
+    base = web_server.url
+    page.goto(base + "/docs")
+    page.wait_for_selector(".opblock-summary-path", timeout=20_000)
+    shown = set(page.locator(".opblock-summary-path").all_inner_texts())
+    spec = httpx.get(base + "/openapi.json", timeout=10).json()
+    assert {p.replace("\u200b", "") for p in shown} == set(spec["paths"]), shown
+    page.locator(".opblock-summary-path", has_text="/api/score").first.click()
+    page.wait_for_selector(".opblock.is-open .opblock-section-request-body, .opblock.is-open .parameters")
+    violations = page.evaluate("window.__csp")
+    ctx.close()
+    assert all(url.startswith(base) for url in requested), requested
+    blocked = [t for t in console if "Content Security Policy" in t or "Content-Security-Policy" in t]
+    assert not blocked and not violations and not errors, (blocked, violations, errors)
+    assert httpx.get(base + "/redoc", timeout=10).status_code == 404

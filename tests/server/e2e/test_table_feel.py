@@ -156,7 +156,8 @@ def assert_in_view(page: Any, selector: str, size: tuple[int, int], count: int |
 def check_decision_screen(page: Any, players: int, size: tuple[int, int], lang: str = "en") -> str:
     """While the page's seat decides: no scrolling, and the rows, the drawn card (placing),
     the action buttons, your seat with its score and collection, and every opponent's summary
-    (score and colour counts, in the words of ``lang``'s catalog) are inside the viewport.
+    (its whole name, score and colour counts, in the words of ``lang``'s catalog) are inside
+    the viewport.
     Returns the decision. When not, the screen is saved to
     test-artifacts/screenshots/layout-failure-*.png."""
     try:
@@ -192,6 +193,10 @@ def decision_screen(page: Any, players: int, size: tuple[int, int], lang: str) -
         assert re.fullmatch(r"\u00d7\d+", count), (name, count)
         card_name = words[f"colour.{name}"] if f"colour.{name}" in words else words[f"cardname.{name}"]
         assert label == words["card.count_label"].replace("{count}", count[1:]).replace("{name}", card_name), (lang, label)
+    # every opponent's name is shown whole (a computer seat's names differ only at their end)
+    cut = page.evaluate("""() => [...document.querySelectorAll('.players-others .player-name')]
+      .filter(e => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1).map(e => e.textContent)""")
+    assert not cut, f"names cut short: {cut}"
     wide = page.evaluate("""() => document.documentElement.scrollWidth > innerWidth ? [...document.querySelectorAll('*')]
       .filter(e => e.getBoundingClientRect().right > innerWidth + 0.5)
       .map(e => `${e.tagName}.${e.getAttribute('class')} ${e.getBoundingClientRect().right}`) : []""")

@@ -302,10 +302,14 @@ def test_saved_files_get_the_permissions_open_would_give(tmp_path: Path) -> None
         (b"{not json", UnreadableRecordError, "is not JSON"),
         (b"[" * 100_000 + b"]" * 100_000, UnreadableRecordError, "nested too deeply"),
         (b'{"a": ' + b"9" * 5000 + b"}", UnreadableRecordError, "a number in it is too large"),
+        (b'{"format": "coloretto-record/1", "seed": NaN}', UnreadableRecordError, "NaN is not a JSON number"),
+        (b'{"seed": -Infinity}', UnreadableRecordError, "-Infinity is not a JSON number"),
+        (b'{"seed": 1e400}', UnreadableRecordError, "the number 1e400 is too large"),
         (b"[1, 2]", InvalidRecordError, "a record must be a JSON object, not list"),
         (b'{"format": "other/1"}', InvalidRecordError, "format must be 'coloretto-record/1', got 'other/1'"),
     ],
-    ids=["not-utf8", "not-json", "too-deep", "huge-number", "not-object", "wrong-format"],
+    ids=["not-utf8", "not-json", "too-deep", "huge-number", "nan", "infinity", "huge-float", "not-object",
+         "wrong-format"],
 )
 def test_read_errors_say_what_is_wrong(
     tmp_path: Path, content: bytes, error: type[Exception], words: str

@@ -163,3 +163,13 @@ def test_forwarded_for_is_trusted_only_from_the_given_proxies(
         for i in range(6)
     ]
     assert codes == [200] * 6, codes
+
+
+def test_an_id_that_is_not_a_scalar_counts_as_none() -> None:
+    """docs/web-api.md: an ``id`` is any JSON scalar; an array or an object there is no id
+    (the reply carries none), not an error."""
+    from coloretto.server.ws import message_id
+
+    assert [message_id({"type": "hint", "id": ref}) for ref in ("a", 3, 1.5, True, None)] == ["a", 3, 1.5, True, None]
+    assert message_id({"type": "hint", "id": [1, 2]}) is None and message_id({"id": {"a": 1}}) is None
+    assert message_id({"type": "hint"}) is None

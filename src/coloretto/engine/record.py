@@ -762,8 +762,8 @@ def parse_record(text: str | bytes, *, source: str = "the record") -> Any:
         source: how messages name the text (e.g. the file name).
 
     Raises:
-        UnreadableRecordError: not UTF-8, not JSON, nested too deeply for the JSON reader,
-            or a number too large to read.
+        UnreadableRecordError: not UTF-8, not JSON (``NaN`` and ``Infinity`` included),
+            nested too deeply for the JSON reader, or a number too large to read.
 
     >>> parse_record("[1, 2]")
     [1, 2]
@@ -774,7 +774,7 @@ def parse_record(text: str | bytes, *, source: str = "the record") -> Any:
         except UnicodeDecodeError:
             raise UnreadableRecordError(f"{source} is not a text (UTF-8) file") from None
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_not_a_number, parse_float=_finite)
     except json.JSONDecodeError as exc:
         if exc.msg == "Extra data" and text.lstrip().startswith("{") and "\n" in text.strip():
             raise UnreadableRecordError(
@@ -792,6 +792,20 @@ def parse_record(text: str | bytes, *, source: str = "the record") -> Any:
                 f"(more than {sys.get_int_max_str_digits()} digits)"
             ) from None
         raise UnreadableRecordError(f"{source} is not JSON: {exc}") from None
+
+
+def _not_a_number(word: str) -> float:
+    """``json.loads``'s hook for ``NaN`` and ``Infinity``, which JSON does not have."""
+    raise ValueError(f"{word} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or an exponent; one beyond the range of a float
+    (``1e400``) is refused rather than read as infinity."""
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"the number {text[:20]} is too large")
+    return value
 
 
 def read_record(text: str | bytes, *, source: str = "the record") -> dict[str, Any]:

@@ -294,6 +294,16 @@ def run_coloretto(argv: list[str], cwd: Path, env: dict[str, str] | None = None)
                           capture_output=True, text=True, timeout=600, check=False)
 
 
+def _remove_reports(argv: list[str], cwd: Path) -> None:
+    """Delete the files ``coloretto tournament`` would refuse to write over (``--json``,
+    ``--csv``, ``--plot``, ``--records`` without ``--overwrite``) that ``argv`` names."""
+    if argv[0] != "tournament":
+        return
+    for option, name in zip(argv, argv[1:]):
+        if option in ("--json", "--csv", "--plot", "--records") and name != "-":
+            (cwd / name).unlink(missing_ok=True)
+
+
 def check_run(argv: list[str], line: Line, cwd: Path, where: str) -> None:
     # The temporary folder is the home folder of the run, as a shell would expand ``~``.
     argv = [str(cwd) + word[1:] if word == "~" or word.startswith("~/") else word for word in argv]
@@ -480,8 +490,11 @@ def test_sh_block_runs(block: Block, shell: Shell) -> None:
         words = line.words
         head = words[0]
         if head == "coloretto":
-            for argv in variants(words[1:]):
+            for k, argv in enumerate(variants(words[1:])):
                 argv = scaled(argv)
+                if k:  # another form of the same line: as a person trying it again would, with
+                    # the reports of the first form out of the way (tournament keeps them)
+                    _remove_reports(argv, sh.cwd)
                 if argv[0] == "serve":
                     proc, url, log = start_serve(argv, sh, where)
                     sh.servers.append((proc, url, log, where))

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import itertools
 import os
 import re
 import shlex
@@ -299,7 +300,7 @@ def _remove_reports(argv: list[str], cwd: Path) -> None:
     ``--csv``, ``--plot``, ``--records`` without ``--overwrite``) that ``argv`` names."""
     if argv[0] != "tournament":
         return
-    for option, name in zip(argv, argv[1:]):
+    for option, name in itertools.pairwise(argv):
         if option in ("--json", "--csv", "--plot", "--records") and name != "-":
             (cwd / name).unlink(missing_ok=True)
 

@@ -57,8 +57,8 @@ Every fenced block names its language, and is checked by it:
 from __future__ import annotations
 
 import importlib.util
-import json
 import itertools
+import json
 import os
 import re
 import shlex

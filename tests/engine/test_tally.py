@@ -69,7 +69,7 @@ def test_unnamed_colours_golden_joker_and_extras() -> None:
         ({"last_round": 1}, "brown", None, "cards", "Last Round card never scores"),
         ({"Last Round": 0}, "brown", None, "cards", "Last Round card never scores"),
         ({"jokers": 1}, "brown", None, "cards", "count those cards as 'joker'"),
-        ({"golden joker": 1}, "brown", None, "cards", "'golden_joker'"),
+        ({"goldenjoker": 1}, "brown", None, "cards", "'golden_joker'"),
         ({"plus 2": 1}, "brown", None, "cards", "'plus2'"),
         ({"": 1}, "brown", None, "cards", "empty"),
         ({"x" * 41: 1}, "brown", None, "cards", "longer than 40"),

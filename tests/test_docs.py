@@ -77,6 +77,7 @@ import pytest
 
 from coloretto.arena.bench import LIMIT_C_DEFAULT
 from coloretto.cli.main import build_parser
+from coloretto.cli.tournament import REPORT_OPTIONS
 from coloretto.engine import replay
 
 REPO = Path(__file__).resolve().parents[1]
@@ -296,12 +297,12 @@ def run_coloretto(argv: list[str], cwd: Path, env: dict[str, str] | None = None)
 
 
 def _remove_reports(argv: list[str], cwd: Path) -> None:
-    """Delete the files ``coloretto tournament`` would refuse to write over (``--json``,
-    ``--csv``, ``--plot``, ``--records`` without ``--overwrite``) that ``argv`` names."""
+    """Delete the files ``coloretto tournament`` would refuse to write over (its
+    ``REPORT_OPTIONS`` without ``--overwrite``) that ``argv`` names."""
     if argv[0] != "tournament":
         return
     for option, name in itertools.pairwise(argv):
-        if option in ("--json", "--csv", "--plot", "--records") and name != "-":
+        if option in REPORT_OPTIONS and name != "-":
             (cwd / name).unlink(missing_ok=True)
 
 

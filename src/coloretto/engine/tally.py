@@ -58,6 +58,9 @@ _LAST_ROUND: Final = ("lastround", "lastroundcard")
 _RESERVED: Final = {"joker": "joker", "golden_joker": "golden_joker", "plus2": "plus2", "+2": "plus2"}
 """Card names (``card_name`` keys) -> the kind they count."""
 
+_NEAR_MISSES: Final = {"joker": "joker", "goldenjoker": "golden_joker", "plus2": "plus2", "+2": "plus2"}
+"""Squashed spellings (see ``_squash``) of the card names, to refuse near misses."""
+
 
 def card_name(label: str) -> str | None:
     """The card a tally label names, ``"joker"``, ``"golden_joker"`` or ``"plus2"``, or None
@@ -69,8 +72,7 @@ def card_name(label: str) -> str | None:
     ('golden_joker', 'plus2', None)
     """
     return _RESERVED.get(label.strip().casefold().replace("-", "_").replace(" ", "_"))
-_NEAR_MISSES: Final = {"joker": "joker", "goldenjoker": "golden_joker", "plus2": "plus2", "+2": "plus2"}
-"""Squashed spellings (see ``_squash``) of the card names, to refuse near misses."""
+
 
 Field = Literal["cards", "table", "extra"]
 
@@ -151,8 +153,9 @@ def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus
 
     Raises:
         TallyError: a label that is not a string, is empty, holds a control character
-            (``str.isprintable``, as seat names) or is longer than ``MAX_LABEL_LENGTH``, names the Last Round card or a joker/"+2" card, or repeats
-            another label (case-insensitively); more than seven colours; a count that is not
+            (``str.isprintable``, as seat names) or is longer than ``MAX_LABEL_LENGTH``,
+            names the Last Round card or a joker/"+2" card, or repeats another label
+            (case-insensitively); more than seven colours; a count that is not
             a whole number, is negative, or is more than the game has (9 per colour, 10 "+2"
             cards, one golden joker, 3 jokers in all).
         EmptyTallyError: every count is 0 (or nothing is given): not a collection.

@@ -596,12 +596,9 @@ class Hub:
         under ``name`` (the same player asking again: a lost reply, a second tab), else None.
         The seat's earlier token stops opening it."""
         new = await self.table(table_id)
+        token = new_seat_token()
         async with new.lock:
-            await self.reload_seats(new)
-            held = new.data.seats[seat]
-            if held.kind == "open" or held.name != name:
-                return None
-            token = new_seat_token()
+            # the store changes the token only of a person's seat held under that name
             if not await self.store.reissue_token(table_id, seat, name, token_hash(token)):
                 return None
             await self.reload_seats(new)

@@ -9,7 +9,14 @@ from typing import Any
 import pytest
 
 from coloretto.engine.scoring import ScoringError
-from coloretto.engine.tally import TallyError, cards_report, scoring_rules, tally_report
+from coloretto.engine.tally import (
+    Tally,
+    TallyError,
+    cards_report,
+    scoring_rules,
+    split_cards,
+    tally_report,
+)
 
 CASES: list[dict[str, Any]] = json.loads(
     (Path(__file__).parents[1] / "data" / "scoring-cases.json").read_text(encoding="utf-8")
@@ -68,9 +75,16 @@ def test_unnamed_colours_golden_joker_and_extras() -> None:
         ({f"c{i}": 1 for i in range(8)}, "brown", None, "cards", "at most 7"),
         ({"last_round": 1}, "brown", None, "cards", "Last Round card never scores"),
         ({"Last Round": 0}, "brown", None, "cards", "Last Round card never scores"),
-        ({"jokers": 1}, "brown", None, "cards", "count those cards as 'joker'"),
-        ({"goldenjoker": 1}, "brown", None, "cards", "'golden_joker'"),
-        ({"plus 2": 1}, "brown", None, "cards", "'plus2'"),
+        ({"jokers": 1}, "brown", None, "cards", "'jokers' is not a card name; did you mean joker?"),
+        ({"goldenjoker": 1}, "brown", None, "cards", "did you mean golden_joker?"),
+        ({"plus 2": 1}, "brown", None, "cards", "did you mean plus2?"),
+        ({"plus": 1}, "brown", None, "cards", "did you mean plus2?"),
+        ({"Jokerfarbe": 1}, "brown", None, "cards", "must not contain joker"),
+        ({"ｊｏｋｅｒｓ": 1}, "brown", None, "cards", "did you mean joker?"),
+        ({"green": 1, "ＧＲＥＥＮ": 1}, "brown", None, "cards", "given twice"),
+        ({"Straße": 1, "STRASSE": 1}, "brown", None, "cards", "given twice"),
+        ({"green": 10**6}, "brown", None, "cards", "a million or more is too many"),
+        ({"green": 10**99}, "brown", None, "cards", "a million or more is too many"),
         ({"": 1}, "brown", None, "cards", "empty"),
         ({"x" * 41: 1}, "brown", None, "cards", "longer than 40"),
         ({}, "brown", None, "cards", "no cards given"),
@@ -112,3 +126,32 @@ def test_an_unknown_extra_lists_the_callers_word_for_no_card(no_card: str | None
 def test_the_table_is_named_in_any_letter_case(table: str) -> None:
     assert scoring_rules(table).table == "violet"
     assert cards_report({"green": 3}, table)["table"] == "violet"
+
+
+def test_full_width_card_names_are_cards() -> None:
+    report = cards_report({"green": 3, "ＪＯＫＥＲ": 1, "＋２": 1})
+    assert report["jokers"] == {"green": 1} and report["plus2"] == 2
+
+
+def test_a_card_name_is_never_a_colour_of_tally_report() -> None:
+    with pytest.raises(TallyError, match="is a card, not a colour; count it as 'joker'"):
+        tally_report({"green": 3, "Joker": 1})
+
+
+@pytest.mark.parametrize(
+    "pairs, message",
+    [
+        ([("green", 1), ("green", 2)], "colour 'green' is given twice"),
+        ([("joker", 1), ("joker", 1)], "'joker' is given twice (also as 'joker')"),
+        ([("+2", 1), ("PLUS2", 1)], "'PLUS2' is given twice (also as '+2')"),
+    ],
+)
+def test_split_cards_refuses_what_is_given_twice(pairs: list[tuple[str, int]], message: str) -> None:
+    with pytest.raises(TallyError) as info:
+        split_cards(pairs)
+    assert str(info.value) == message
+
+
+def test_split_cards_sorts_colours_and_cards() -> None:
+    tally = split_cards([("Rot", 3), ("Golden Joker", 1), ("joker", 2), ("+2", 4), ("blau", 0)])
+    assert tally == Tally({"Rot": 3, "blau": 0}, jokers=2, golden_jokers=1, plus2=4)

@@ -78,6 +78,14 @@ def test_create_join_lobby_and_bad_requests(client: TestClient) -> None:
     err(client.post(f"/api/tables/{t['id']}/join", json={"name": "Bob", "seat": 0}), 409, "seat_taken")
     err(client.post(f"/api/tables/{t['id']}/join", json={"name": "Bob", "seat": 9}), 400, "bad_request")
     err(client.post(f"/api/tables/{t['id']}/join", json={"name": ""}), 400, "bad_name")
+    missing = client.post(f"/api/tables/{t['id']}/join", json={})
+    err(missing, 400, "bad_name")
+    assert missing.json()["error"]["message"] == "name is missing: give a name of 1 to 24 characters"
+    # a name seated at the table already, in any case or width, is refused
+    for twin in ("Ann", "ANN", " ann ", "Ａｎｎ"):
+        same = client.post(f"/api/tables/{t['id']}/join", json={"name": twin})
+        err(same, 409, "name_taken")
+        assert same.json()["error"]["message"] == "'Ann' already sits at this table (seat 1); choose another name"
     err(client.post("/api/tables/nope/join", json={"name": "Bob"}), 404, "not_found")
     j = client.post(f"/api/tables/{t['id']}/join", json={"name": "Bob"})
     assert j.status_code == 200 and j.json()["seat"] == 1 and j.json()["token"] != made["token"]

@@ -109,7 +109,14 @@ def test_the_example_and_defaults(base: str) -> None:
      ({"golden-joker": 1, "green": 2}, "brown"), ({"Golden Joker": 1, "green": 2}, "brown"),
      ({"PLUS2": 1, "Joker": 1, "red": 1}, "brown"),
      # a label that would write to the terminal
-     ({"bad\x1b[31m": 2}, "brown"), ({"green\x00": 1}, "brown"), ({"red\nblue": 1}, "brown")],
+     ({"bad\x1b[31m": 2}, "brown"), ({"green\x00": 1}, "brown"), ({"red\nblue": 1}, "brown"),
+     # look-alikes of card names, in any case and width; the Last Round card
+     ({"Jokerfarbe": 2}, "brown"), ({"plus": 1}, "brown"), ({"jokers": 1}, "brown"),
+     ({"ＪＯＫＥＲ": 1, "red": 1}, "brown"), ({"green": 1, "ＧＲＥＥＮ": 1}, "brown"),
+     ({"Straße": 1, "STRASSE": 1}, "brown"), ({"Last Round": 1}, "brown"), ({"gold": 1}, "brown"),
+     # counts the game does not have
+     ({"green": 10}, "brown"), ({"joker": 4}, "brown"), ({"joker": 3, "golden_joker": 1}, "brown"),
+     ({f"c{i}": 1 for i in range(8)}, "brown"), ({"plus2": 11}, "brown")],
 )
 def test_the_cli_and_the_api_accept_the_same_input(base: str, cards: dict[str, int], table: str) -> None:
     """A table name or a collection the API refuses, ``coloretto score`` refuses (exit 2), and
@@ -156,7 +163,7 @@ def test_the_cli_and_the_api_take_the_same_extra(base: str, extra: str) -> None:
         ({"cards": {"green": 1, "last_round": 1}}, "bad_cards", "Last Round card never scores"),
         ({"cards": {"Last-Round": 0}}, "bad_cards", "Last Round card never scores"),
         ({"cards": {"red": 1, "Red": 2}}, "bad_cards", "given twice"),
-        ({"cards": {"jokers": 1}}, "bad_cards", "count those cards as 'joker'"),
+        ({"cards": {"jokers": 1}}, "bad_cards", "'jokers' is not a card name; did you mean joker?"),
         ({"cards": {"": 1}}, "bad_cards", "empty"),
         ({"cards": {"\x1b[31m": 1}}, "bad_cards", "cannot hold control characters"),
         ({"cards": {}}, "bad_cards", "no cards given; a collection to score holds at least one card"),

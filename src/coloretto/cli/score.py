@@ -20,11 +20,10 @@ every joker placement (docs/rules.md §6).
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from rich import box
@@ -32,27 +31,20 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..engine.cards import CARDS_PER_COLOR, NUM_COLORS, NUM_PLUS2
 from ..engine.rules import Rules
-from ..engine.tally import EmptyTallyError, TallyError, card_name, scoring_rules, tally_report
+from ..engine.tally import (
+    TOO_MANY,
+    EmptyTallyError,
+    TallyError,
+    scoring_rules,
+    split_cards,
+    tally_report,
+)
 from ..text import plural
 from ..tui.render import Fitted
 from .console import StdoutConsole
 from .main import UsageError
 
-RESERVED = ("joker", "golden_joker", "plus2", "last_round")
-ALIASES = {"lastround": "last_round"}
-"""Other spellings of the Last Round card (after ``_canonical``)."""
-LOOKALIKE_PARTS = ("joker", "plus", "+2", "golden")
-"""A label containing one of these (any case) that is not a reserved name is refused: it is
-almost certainly a mistyped joker, golden joker or "+2" card, not a colour."""
-SUGGESTIONS = {"joker": "joker", "golden_joker": "golden_joker", "plus2": "plus2", "+2": "plus2"}
-"""Names a near-miss is compared with (``difflib``) and the reserved name each suggests."""
-MAX_COUNTS = {"colour": CARDS_PER_COLOR, "plus2": NUM_PLUS2, "joker": 3, "golden_joker": 1}
-"""The most cards of each kind one collection can hold (docs/rules.md §1: 9 cards per colour,
-ten "+2" cards, three jokers of which at most one is the golden joker)."""
-MAX_JOKERS = 3
-"""The game has three jokers (classic: 3 regular; modern: 2 regular and the golden one)."""
 NO_EXTRA = "none"
 """What ``--extra`` takes for "no Extrakarten scoring card" (the default)."""
 
@@ -69,17 +61,6 @@ _STYLES = {
     "violet": "bold magenta",
     "purple": "bold magenta",
 }
-
-
-@dataclass
-class Tally:
-    """A collection as typed: colour labels with their counts, jokers and "+2" cards."""
-
-    labels: list[str] = field(default_factory=list)
-    counts: list[int] = field(default_factory=list)
-    jokers: int = 0
-    golden_jokers: int = 0
-    plus2: int = 0
 
 
 def register(subparsers: Any) -> None:
@@ -125,104 +106,32 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _canonical(label: str) -> str:
-    """``label`` case-folded, with ``-`` and spaces read as ``_`` and aliases resolved
-    (``"Golden-Joker"`` -> ``"golden_joker"``, ``"+2"`` -> ``"plus2"``)."""
-    card = card_name(label)
-    if card is not None:
-        return card
-    key = label.casefold().replace("-", "_").replace(" ", "_")
-    return ALIASES.get(key, key)
+def parse_cards(items: Sequence[str]) -> list[tuple[str, int]]:
+    """Read ``LABEL=N`` words as ``(label, count)`` pairs, in the order given; what the
+    labels and counts mean is checked by :func:`coloretto.engine.tally.check_tally`, the
+    check of ``POST /api/score`` too.
 
-
-def _check_lookalike(item: str, label: str) -> None:
-    """Refuse a colour label that looks like a reserved card name (``LOOKALIKE_PARTS``).
+    A count of more than seven digits is read as ``TOO_MANY`` (no kind of card has that
+    many, and the message does not write it out).
 
     Raises:
-        UsageError: the label contains ``joker``, ``plus``, ``+2`` or ``golden`` (any case);
-            the message suggests the closest reserved name.
+        UsageError: a word without ``=``, an empty label, or a count that is not a
+            non-negative integer in ASCII digits.
     """
-    folded = label.casefold()
-    if not any(part in folded for part in LOOKALIKE_PARTS):
-        return
-    close = difflib.get_close_matches(folded, list(SUGGESTIONS), n=1, cutoff=0.0)
-    name = SUGGESTIONS[close[0]] if close else "joker"
-    raise UsageError(
-        f"{_short(item)}: {label!r} is not a card name; did you mean {name}? (card names: "
-        "joker, golden_joker, plus2 or +2; a colour label must not contain joker, plus, +2 "
-        "or golden)"
-    )
-
-
-def parse_cards(items: Sequence[str]) -> Tally:
-    """Parse ``LABEL=N`` words into a :class:`Tally`.
-
-    Labels are compared case-insensitively, with ``-`` and spaces read as ``_``; ``joker``,
-    ``golden_joker`` and ``plus2`` (also ``+2``) name those cards, any other label a colour.
-
-    Raises:
-        UsageError: no words at all, a word without ``=``, an empty label, a count that is
-            not a non-negative integer, a repeated label, a colour label that looks like a
-            reserved card name (``_check_lookalike``: ``jokers``, ``plus``, ``goldenjoker``
-            ...), more than seven colours, more cards of a kind than the game has (a colour
-            0 to 9, ``plus2`` 0 to 10, ``golden_joker`` 0 to 1, jokers and golden joker
-            together 0 to 3), or the Last Round card (``last_round``: it never scores).
-    """
-    tally = Tally()
-    seen: dict[str, str] = {}
+    pairs: list[tuple[str, int]] = []
     for item in items:
         label, sep, value = item.partition("=")
         label = label.strip()
         value = value.strip()
         if not sep:
-            raise UsageError(f"{item!r}: expected LABEL=N, e.g. green=3 or joker=1")
+            raise UsageError(f"{_short(item)}: expected LABEL=N, e.g. green=3 or joker=1")
         if not label:
-            raise UsageError(f"{item!r}: the label before '=' is empty")
+            raise UsageError(f"{_short(item)}: the label before '=' is empty")
         if not (value.isascii() and value.isdigit()):
-            raise UsageError(f"{item!r}: the count {value!r} is not a non-negative integer")
-        key = _canonical(label)
-        if key == "last_round":
-            raise UsageError(
-                f"{_short(item)}: the Last Round card never scores (docs/rules.md §5.1); leave it out"
-            )
-        if key not in MAX_COUNTS:
-            _check_lookalike(item, label)
-            key = label.casefold()
-        if key in seen:
-            raise UsageError(f"{item!r}: label {label!r} is given twice (also as {seen[key]!r})")
-        seen[key] = item
-        kind = key if key in MAX_COUNTS else "colour"
-        limit = MAX_COUNTS[kind]
+            raise UsageError(f"{_short(item)}: the count {_short(value)} is not a non-negative integer")
         digits = value.lstrip("0") or "0"
-        if len(digits) > 3 or int(digits) > limit:
-            what = {
-                "colour": f"a colour has {CARDS_PER_COLOR} cards",
-                "plus2": f'the game has {NUM_PLUS2} "+2" cards',
-                "joker": "the game has at most 3 jokers",
-                "golden_joker": "the game has one golden joker",
-            }[kind]
-            raise UsageError(f"{_short(item)}: too many; {what} (give 0 to {limit})")
-        n = int(digits)
-        if key == "joker":
-            tally.jokers = n
-        elif key == "golden_joker":
-            tally.golden_jokers = n
-        elif key == "plus2":
-            tally.plus2 = n
-        else:
-            tally.labels.append(label)
-            tally.counts.append(n)
-    if len(tally.labels) > NUM_COLORS:
-        raise UsageError(
-            f"{len(tally.labels)} colours given ({', '.join(tally.labels)}); "
-            f"the game has at most {NUM_COLORS}"
-        )
-    if tally.jokers + tally.golden_jokers > MAX_JOKERS:
-        raise UsageError(
-            f"{tally.jokers + tally.golden_jokers} jokers given; the game has {MAX_JOKERS} "
-            "(golden joker included)"
-        )
-    return tally
+        pairs.append((label, int(digits) if len(digits) <= 7 else TOO_MANY))
+    return pairs
 
 
 def _short(text: str, limit: int = 40) -> str:
@@ -248,17 +157,27 @@ def _scoring_rules(table: str, extra: str | None) -> Rules:
         raise UsageError(f"--{exc.field}: {exc}") from exc
 
 
-def score_tally(tally: Tally, rules: Rules) -> dict[str, Any]:
-    """Score ``tally`` under ``rules``: the JSON object of
-    :func:`coloretto.engine.tally.tally_report` (also the answer of ``POST /api/score``)."""
-    return tally_report(
-        dict(zip(tally.labels, tally.counts, strict=True)),
-        tally.jokers,
-        tally.golden_jokers,
-        tally.plus2,
-        rules.table,
-        rules.extra_card,
-    )
+def score_tally(pairs: Sequence[tuple[str, int]], rules: Rules) -> dict[str, Any]:
+    """Score the ``(label, count)`` pairs of :func:`parse_cards` under ``rules``: the JSON
+    object of :func:`coloretto.engine.tally.tally_report` (also the answer of ``POST
+    /api/score``).
+
+    Raises:
+        UsageError: the pairs are not one collection of the game (``TallyError``'s message;
+            with no cards at all, also what to type).
+    """
+    try:
+        tally = split_cards(pairs)
+        return tally_report(
+            tally.colors, tally.jokers, tally.golden_jokers, tally.plus2, rules.table, rules.extra_card
+        )
+    except EmptyTallyError as exc:
+        raise UsageError(
+            f"{exc}; type each kind of card you hold as LABEL=N, e.g. "
+            "coloretto score green=3 yellow=2 joker=1 +2=1"
+        ) from exc
+    except TallyError as exc:
+        raise UsageError(str(exc)) from exc
 
 
 def _label_text(label: str) -> Text:
@@ -293,15 +212,14 @@ class _Row:
         return out
 
 
-def _score_rows(result: dict[str, Any], tally: Tally) -> list[_Row]:
+def _score_rows(result: dict[str, Any]) -> list[_Row]:
     """The lines of the score table: each colour (positive ones first), the "+2" cards."""
-    typed = dict(zip(tally.labels, tally.counts, strict=True))
     rows: list[_Row] = []
     for sign, part in (("+", result["positive"]), ("-", result["negative"])):
         for label, points in part.items():
             given = result["jokers"].get(label, 0)
             after = result["counts"][label]
-            rows.append(_Row(sign, _label_text(label), typed.get(label, 0), given, after, points))
+            rows.append(_Row(sign, _label_text(label), after - given, given, after, points))
     if result["plus2_cards"]:
         cards = result["plus2_cards"]
         rows.append(_Row("+", Text('"+2" cards', style="bold"), cards, 0, None, result["plus2"]))
@@ -355,7 +273,7 @@ def _narrow_table(rows: list[_Row], total: int) -> Table:
     return table
 
 
-def render(result: dict[str, Any], tally: Tally, console: Console) -> None:
+def render(result: dict[str, Any], console: Console) -> None:
     """Print the readable breakdown of :func:`score_tally`'s ``result`` on ``console``: a
     table with a column each for cards, jokers and the cards counted, or a narrower one on
     a console too narrow for it (``coloretto.tui.render.Fitted``), then notes."""
@@ -363,7 +281,7 @@ def render(result: dict[str, Any], tally: Tally, console: Console) -> None:
     if result["extra"]:
         title += f", Extrakarten card {result['extra']}"
     console.print(Text(title, style="bold"))
-    rows = _score_rows(result, tally)
+    rows = _score_rows(result)
     console.print(Fitted(_wide_table(rows, result["total"]), _narrow_table(rows, result["total"])))
 
     notes: list[str] = []
@@ -398,16 +316,9 @@ def run(args: argparse.Namespace) -> int:
         UsageError: bad cards, ``--table`` or ``--extra`` (the caller exits with status 2).
     """
     rules = _scoring_rules(args.table, args.extra)
-    tally = parse_cards(args.cards)
-    try:
-        result = score_tally(tally, rules)
-    except EmptyTallyError as exc:
-        raise UsageError(
-            f"{exc}; type each kind of card you hold as LABEL=N, e.g. "
-            "coloretto score green=3 yellow=2 joker=1 +2=1"
-        ) from exc
+    result = score_tally(parse_cards(args.cards), rules)
     if args.json:
         print(json.dumps(result))
     else:
-        render(result, tally, StdoutConsole(file=sys.stdout, highlight=False))
+        render(result, StdoutConsole(file=sys.stdout, highlight=False))
     return 0

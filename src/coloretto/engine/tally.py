@@ -18,8 +18,11 @@ for a second one).
 
 from __future__ import annotations
 
+import difflib
 import math
-from collections.abc import Mapping
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from .cards import CARDS_PER_COLOR, NUM_COLORS, NUM_PLUS2
@@ -27,16 +30,21 @@ from .rules import TABLES, Rules
 from .scoring import ScoringError, optimal_score
 
 __all__ = [
+    "LOOKALIKE_PARTS",
     "MAX_GOLDEN_JOKERS",
     "MAX_JOKERS",
     "MAX_LABEL_LENGTH",
     "SCORING_EXTRAS",
+    "TOO_MANY",
     "UNNAMED",
     "EmptyTallyError",
+    "Tally",
     "TallyError",
+    "card_name",
     "cards_report",
     "check_tally",
     "scoring_rules",
+    "split_cards",
     "tally_report",
 ]
 
@@ -49,6 +57,9 @@ MAX_LABEL_LENGTH: Final = 40
 SCORING_EXTRAS: Final = ("single_three", "triple_three", "triple_minus")
 """The Extrakarten cards that change scoring (docs/rules.md §7); ``first_out_draws`` changes
 play only."""
+TOO_MANY: Final = 10**6
+"""Counts from here on are too many for any kind of card and are not written out in
+messages (a caller may pass this for a count too long to convert)."""
 UNNAMED: Final = "another colour"
 """Label of a colour the tally does not name but a joker went to."""
 _LAST_ROUND: Final = ("lastround", "lastroundcard")
@@ -56,22 +67,31 @@ _LAST_ROUND: Final = ("lastround", "lastroundcard")
 (docs/rules.md §5.1): refused as a colour label."""
 
 _RESERVED: Final = {"joker": "joker", "golden_joker": "golden_joker", "plus2": "plus2", "+2": "plus2"}
-"""Card names (``card_name`` keys) -> the kind they count."""
+"""Card names (``card_name`` keys) -> the kind they count; also the names a look-alike
+colour label is compared with to suggest one."""
 
-_NEAR_MISSES: Final = {"joker": "joker", "goldenjoker": "golden_joker", "plus2": "plus2", "+2": "plus2"}
-"""Squashed spellings (see ``_squash``) of the card names, to refuse near misses."""
+LOOKALIKE_PARTS: Final = ("joker", "plus", "+2", "golden")
+"""A colour label containing one of these (in any case) is refused: it is almost certainly a
+mistyped joker, golden joker or "+2" card, and counted as a colour it would score wrong."""
+
+
+def _fold(label: str) -> str:
+    """``label`` as compared: stripped, compatibility-normalised (NFKC: full-width letters
+    read as letters) and casefolded (``"ＧＲＥＥＮ "`` -> ``"green"``, ``"STRASSE"`` and
+    ``"Straße"`` -> ``"strasse"``)."""
+    return unicodedata.normalize("NFKC", label).strip().casefold()
 
 
 def card_name(label: str) -> str | None:
     """The card a tally label names, ``"joker"``, ``"golden_joker"`` or ``"plus2"``, or None
-    for a colour label: any letter case, ``-`` or a space for ``_``, ``+2`` for ``plus2``
-    (``"Golden-Joker"`` -> ``"golden_joker"``). The one reading of card names shared by
-    ``coloretto score`` and ``POST /api/score``.
+    for a colour label: any letter case (full-width letters too), ``-`` or a space for
+    ``_``, ``+2`` for ``plus2`` (``"Golden-Joker"`` -> ``"golden_joker"``). The one reading
+    of card names shared by ``coloretto score`` and ``POST /api/score``.
 
     >>> card_name("Golden Joker"), card_name("+2"), card_name("green")
     ('golden_joker', 'plus2', None)
     """
-    return _RESERVED.get(label.strip().casefold().replace("-", "_").replace(" ", "_"))
+    return _RESERVED.get(_fold(label).replace("-", "_").replace(" ", "_"))
 
 
 Field = Literal["cards", "table", "extra"]
@@ -140,7 +160,8 @@ def _count(what: str, n: object, limit: int, reason: str) -> int:
     if n < 0:
         raise TallyError(f"{what}: the count {n} is negative")
     if n > limit:
-        raise TallyError(f"{what}: {n} is too many; {reason} (give 0 to {limit})")
+        shown = str(n) if n < TOO_MANY else "a million or more"
+        raise TallyError(f"{what}: {shown} is too many; {reason} (give 0 to {limit})")
     return n
 
 
@@ -154,8 +175,11 @@ def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus
     Raises:
         TallyError: a label that is not a string, is empty, holds a control character
             (``str.isprintable``, as seat names) or is longer than ``MAX_LABEL_LENGTH``,
-            names the Last Round card or a joker/"+2" card, or repeats another label
-            (case-insensitively); more than seven colours; a count that is not
+            names the Last Round card or a card (``card_name``), looks like a card name
+            (contains one of ``LOOKALIKE_PARTS``, e.g. ``jokers``, ``plus``,
+            ``goldenjoker``; the message suggests the name), or repeats another label
+            (as ``_fold`` compares them: any case, full-width letters as letters); more
+            than seven colours; a count that is not
             a whole number, is negative, or is more than the game has (9 per colour, 10 "+2"
             cards, one golden joker, 3 jokers in all).
         EmptyTallyError: every count is 0 (or nothing is given): not a collection.
@@ -179,16 +203,12 @@ def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus
                 f"colour label {name[:MAX_LABEL_LENGTH]!r}... is longer than "
                 f"{MAX_LABEL_LENGTH} characters"
             )
-        key = name.casefold()
+        key = _fold(name)
         if _squash(key) in _LAST_ROUND:
             raise TallyError(
                 f"{label!r}: the Last Round card never scores (docs/rules.md §5.1); leave it out"
             )
-        if _squash(key) in _NEAR_MISSES:
-            kind = _NEAR_MISSES[_squash(key)]
-            raise TallyError(
-                f"{label!r} is not a colour; count those cards as {kind!r}"
-            )
+        _check_lookalike(label, key)
         if key in seen:
             raise TallyError(f"colour {label!r} is given twice (also as {seen[key]!r})")
         seen[key] = label
@@ -210,22 +230,43 @@ def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus
         raise EmptyTallyError()
 
 
+def _check_lookalike(label: str, key: str) -> None:
+    """Refuse a colour label ``label`` (``key``: as folded by ``_fold``) that names a card or
+    looks like a card name (``LOOKALIKE_PARTS``).
+
+    Raises:
+        TallyError: the label names a card, or contains ``joker``, ``plus``, ``+2`` or
+            ``golden``; the message suggests the closest card name.
+    """
+    kind = card_name(label)
+    if kind is not None:
+        raise TallyError(f"{label!r} is a card, not a colour; count it as {kind!r}")
+    if not any(part in key for part in LOOKALIKE_PARTS):
+        return
+    close = difflib.get_close_matches(key, list(_RESERVED), n=1, cutoff=0.0)
+    name = _RESERVED[close[0]] if close else "joker"
+    raise TallyError(
+        f"{label!r} is not a card name; did you mean {name}? (card names: joker, "
+        "golden_joker, plus2 or +2; a colour label must not contain joker, plus, +2 or golden)"
+    )
+
+
 def _squash(label: str) -> str:
     """``label`` casefolded without spaces, ``_`` and ``-``, and without a plural ``s``:
     ``"Golden Jokers"`` -> ``"goldenjoker"``."""
-    squashed = "".join(ch for ch in label.casefold() if ch not in " _-")
+    squashed = "".join(ch for ch in _fold(label) if ch not in " _-")
     return squashed.removesuffix("s")
 
 
 def _all_labels(named: list[str]) -> list[str]:
     """The named labels followed by labels for the unnamed colours, seven in all."""
-    taken = {label.casefold() for label in named}
+    taken = {_fold(label) for label in named}
     labels = list(named)
     k = 1
     while len(labels) < NUM_COLORS:
         label = UNNAMED if k == 1 else f"{UNNAMED} {k}"
         k += 1
-        if label.casefold() not in taken:
+        if _fold(label) not in taken:
             labels.append(label)
     return labels
 
@@ -288,6 +329,43 @@ def tally_report(
     }
 
 
+@dataclass
+class Tally:
+    """A collection as counted: colour labels with their counts (in the order given), and
+    the jokers, golden jokers and "+2" cards (counts as given, checked by
+    :func:`check_tally`)."""
+
+    colors: dict[str, Any] = field(default_factory=dict)
+    jokers: Any = 0
+    golden_jokers: Any = 0
+    plus2: Any = 0
+
+
+def split_cards(pairs: Iterable[tuple[Any, Any]]) -> Tally:
+    """Sort ``(label, count)`` pairs into colours and cards (:func:`card_name`), counts
+    unchecked: ``[("green", 3), ("Joker", 1)]`` -> ``Tally({"green": 3}, jokers=1)``.
+
+    Raises:
+        TallyError: a card is given twice (``joker`` and ``Joker``, ``+2`` and ``plus2``), or
+            a colour label twice exactly (repeats in another case are
+            :func:`check_tally`'s).
+    """
+    tally = Tally()
+    given: dict[str, str] = {}
+    for label, n in pairs:
+        kind = card_name(label) if isinstance(label, str) else None
+        if kind is None:
+            if label in tally.colors:
+                raise TallyError(f"colour {label!r} is given twice")
+            tally.colors[label] = n
+            continue
+        if kind in given:
+            raise TallyError(f"{label!r} is given twice (also as {given[kind]!r})")
+        given[kind] = label
+        setattr(tally, {"joker": "jokers", "golden_joker": "golden_jokers"}.get(kind, kind), n)
+    return tally
+
+
 def cards_report(cards: Mapping[str, Any], table: object = "brown", extra: object = None) -> dict[str, Any]:
     """:func:`tally_report` of one mapping of card names to counts (the body of ``POST
     /api/score``).
@@ -302,21 +380,7 @@ def cards_report(cards: Mapping[str, Any], table: object = "brown", extra: objec
     """
     if not isinstance(cards, Mapping):
         raise TallyError(f"cards must be an object of label to count, not {type(cards).__name__}")
-    colors: dict[str, Any] = {}
-    kinds: dict[str, tuple[str, Any]] = {}
-    for label, n in cards.items():
-        kind = card_name(label) if isinstance(label, str) else None
-        if kind is None:
-            colors[label] = n
-            continue
-        if kind in kinds:
-            raise TallyError(f"{label!r} is given twice (also as {kinds[kind][0]!r})")
-        kinds[kind] = (label, n)
+    tally = split_cards(cards.items())
     return tally_report(
-        colors,
-        kinds.get("joker", ("", 0))[1],
-        kinds.get("golden_joker", ("", 0))[1],
-        kinds.get("plus2", ("", 0))[1],
-        table,
-        extra,
+        tally.colors, tally.jokers, tally.golden_jokers, tally.plus2, table, extra
     )

@@ -73,7 +73,8 @@ class ErrorCode(str, Enum):
     SEAT_TAKEN = ("seat_taken", 409)
     """The seat asked for is not open."""
     NAME_TAKEN = ("name_taken", 409)
-    """An account has this name, or one that looks the same (case, width, look-alike letters)."""
+    """An account has this name, or one that looks the same (case, width, look-alike letters);
+    or, joining a table, a person seated there has this name (case, width)."""
     ALREADY_SEATED = ("already_seated", 409)
     """The account already holds a seat of this rated game."""
     TABLE_FULL = ("table_full", 409)

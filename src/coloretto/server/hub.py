@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import unicodedata
 import weakref
 from typing import Any
 
@@ -228,7 +229,9 @@ class Hub:
 
         Raises:
             Problem: ``not_found``, ``not_open``, ``seat_taken``, ``table_full``,
-                ``bad_name``, ``bad_request``, ``account_required``, ``already_seated``.
+                ``bad_name``, ``bad_request``, ``account_required``, ``already_seated``,
+                ``name_taken`` (a person sits at the table under this name, in any case or
+                width).
         """
         t = await self.table(table_id)
         account_id = None
@@ -240,6 +243,7 @@ class Hub:
         async with t.lock:
             await self.reload_seats(t)
             _check_one_seat(t, account_id)
+            _check_name_free(t, name)
             seat = self._open_seat(t, seat)
             token = new_seat_token()
             status = await self.store.take_seat(t.id, seat, name, token_hash(token), account_id)
@@ -660,6 +664,23 @@ def _check_one_seat(t: LiveTable, account_id: int | None) -> None:
     """
     if account_id is not None and any(s.account_id == account_id for s in t.data.seats):
         raise Problem(ErrorCode.ALREADY_SEATED, "your account already holds a seat of this rated game")
+
+
+def _check_name_free(t: LiveTable, name: str) -> None:
+    """Refuse ``name`` at ``t`` when a person's seat there has the same name, compared after
+    NFKC normalisation and case folding (``Host``, ``HOST``, full-width ``Ｈｏｓｔ``): the
+    scores, the log and the rematch tell the seats apart by name.
+
+    Raises:
+        Problem: ``name_taken``.
+    """
+    key = unicodedata.normalize("NFKC", name).casefold()
+    for s in t.data.seats:
+        if s.name and unicodedata.normalize("NFKC", s.name).casefold() == key:
+            raise Problem(
+                ErrorCode.NAME_TAKEN,
+                f"{s.name!r} already sits at this table ({seat_text(s.seat)}); choose another name",
+            )
 
 
 def _close(computer: ComputerSeat) -> None:

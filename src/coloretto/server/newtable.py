@@ -29,8 +29,10 @@ def check_name(name: Any) -> str:
     starting with ``computer:``.
 
     Raises:
-        Problem: ``bad_name``.
+        Problem: ``bad_name``: the name is missing (None), not a string, or not such a name.
     """
+    if name is None:
+        raise Problem(ErrorCode.BAD_NAME, "name is missing: give a name of 1 to 24 characters")
     if not isinstance(name, str):
         raise Problem(ErrorCode.BAD_NAME, "name must be a string")
     text: str = name.strip()

@@ -19,6 +19,7 @@ import httpx
 import pytest
 from serverproc import ServerProcess
 from test_browser import VIEW, act, attr
+from test_controls import toast_after
 
 pytestmark = pytest.mark.slow
 
@@ -126,6 +127,11 @@ def test_a_turn_based_table_says_whose_turn_it_is(web_server: Any, new_page: Any
     assert httpx.get(f"{base}/api/tables/{table_id}").json()["time_control"]["kind"] == "day"
     bob = new_page()
     bob.goto(f"{base}/table/{table_id}")
+    # Ann's name is hers at this table: a second "ann" is told so and the seat stays open
+    bob.fill("#join-name", "ann")
+    said = toast_after(bob, lambda: bob.click("[data-testid=join]"))
+    assert said == "'Ann' already sits at this table (seat 1); choose another name", said
+    assert bob.locator("[data-testid=join]").is_visible()
     bob.fill("#join-name", "Bob")
     bob.click("[data-testid=join]")
     for page in (ann, bob):

@@ -1,6 +1,7 @@
 """A reader of standard output that stops early (``coloretto score ... | head -2``) is not an
 error: the commands that print with ``rich`` end with status 0 and say nothing on standard
-error (``cli.console.StdoutConsole``)."""
+error (``cli.console.StdoutConsole``). A device that refuses the output (``> /dev/full``)
+is one line on standard error and status 1."""
 
 from __future__ import annotations
 
@@ -28,3 +29,22 @@ def test_a_reader_that_is_gone_before_the_output(argv: list[str]) -> None:
     proc.stderr.close()
     assert proc.wait(timeout=100) == 0, err
     assert err == b""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", "green=6", "yellow=4", "joker=1"],
+        ["score", "green=6", "yellow=4", "joker=1", "--json"],
+        ["simulate", "--players", "3", "--agents", "greedy,random,random", "--games", "20", "--seed", "1"],
+    ],
+)
+def test_a_full_device_under_the_output_is_one_line(argv: list[str]) -> None:
+    """``coloretto score ... > /dev/full``: one line saying the output could not be written,
+    status 1, no traceback."""
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([sys.executable, "-m", "coloretto", *argv], stdout=full,
+                              stderr=subprocess.PIPE, timeout=100, check=False)
+    err = done.stderr.decode()
+    assert done.returncode == 1, err
+    assert err == f"coloretto {argv[0]}: error: cannot write: No space left on device\n"

@@ -363,7 +363,7 @@ def test_q_saves_and_quits(tmp_path: Path) -> None:
         (["--opponents", "random,cmd: ,random"], "empty command"),
         (["--save", ""], "--save needs a file name"),
         (["--name", ""], "--name must not be empty"),
-        (["--name", "Ann\nBob"], "--name cannot hold control characters"),
+        (["--name", "Ann\nBob"], "--name cannot hold control or invisible characters"),
         (["--opponents", ""], "--opponents has an empty name"),
         (["--name", "A" * 25], "--name has 25 characters; at most 24"),
         (["--name", "random-2", "--opponents", "random"], "--name 'random-2' is a computer player's name at this table"),

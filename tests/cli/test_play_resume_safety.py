@@ -57,7 +57,7 @@ def test_seat_names_with_control_characters_are_refused(tmp_path: Path) -> None:
     rec["seats"] = ["\u001b]0;TITLE\u0007\u001b[2JEvil", "B\nFake line: You win!", "greedy-3", "greedy-4"]
     text = json.dumps(rec)
     (tmp_path / "esc.json").write_text(text)
-    first = r"the name of seat 1 (seats[0]) cannot hold control characters (such as a line break or an escape): '\x1b]0;TITLE\x07\x1b[2JEvil'"
+    first = r"the name of seat 1 (seats[0]) cannot hold control or invisible characters (such as a line break, an escape or a zero-width joiner): '\x1b]0;TITLE\x07\x1b[2JEvil'"
     # replay and show report an invalid record with status 1, play --resume a bad file with 2
     for args, status in ((["replay", "esc.json"], 1), (["show", "esc.json"], 1), (["play", "--resume", "esc.json"], 2)):
         proc = run_cli(*args, cwd=tmp_path)
@@ -70,7 +70,7 @@ def test_seat_names_with_control_characters_are_refused(tmp_path: Path) -> None:
     (tmp_path / "esc.json").write_text(json.dumps(rec))
     proc = run_cli("replay", "esc.json", cwd=tmp_path)
     assert proc.returncode == 1
-    assert r"the name of seat 2 (seats[1]) cannot hold control characters (such as a line break or an escape): 'B\nFake line: You win!'" in proc.stdout
+    assert r"the name of seat 2 (seats[1]) cannot hold control or invisible characters (such as a line break, an escape or a zero-width joiner): 'B\nFake line: You win!'" in proc.stdout
     assert "\nFake line" not in proc.stdout
     assert (tmp_path / "esc.json").read_text() == json.dumps(rec)
 

@@ -108,7 +108,7 @@ def test_unknown_extra_lists_what_the_command_line_takes(
     assert captured.err == f"coloretto score: error: --extra: {message}\n"
 
 
-@pytest.mark.parametrize("word", ["none", "NONE", "null"])
+@pytest.mark.parametrize("word", ["none", "NONE", "None"])
 def test_no_extra_card(word: str, capsys: pytest.CaptureFixture[str]) -> None:
     data = score_json([*RULEBOOK, "--extra", word], capsys)
     assert data["extra"] is None
@@ -207,6 +207,11 @@ def test_plus2_text_output(capsys: pytest.CaptureFixture[str]) -> None:
         ("+2s", "plus2"),
         ("++2", "plus2"),
         ("x+2", "plus2"),
+        ("+ 2", "plus2"),
+        ("+", "plus2"),
+        ("+1", "plus2"),
+        ("2+", "plus2"),
+        ("gold-en", "golden_joker"),
         ("jokers", "joker"),
         ("Jokers", "joker"),
         ("joker2", "joker"),
@@ -231,7 +236,7 @@ def test_near_miss_names_are_refused(
 
 
 def test_a_colour_label_may_look_like_nothing_reserved(capsys: pytest.CaptureFixture[str]) -> None:
-    """Only labels containing joker, plus, +2 or golden are refused: ``gold`` and ``2`` are
+    """Only labels containing joker, plus, + or golden are refused: ``gold`` and ``2`` are
     colours."""
     data = score_json(["gold=2", "2=1"], capsys)
     assert data["counts"] == {"gold": 2, "2": 1}

@@ -69,7 +69,10 @@ def test_create_join_lobby_and_bad_requests(client: TestClient) -> None:
     err(client.post("/api/tables", json={"name": "A", "seats": FOUR, "preset": "nope"}), 400, "bad_rules")
     err(client.post("/api/tables", json={"name": "  ", "seats": FOUR}), 400, "bad_name")
     err(client.post("/api/tables", json={"name": "computer:x", "seats": FOUR}), 400, "bad_name")
-    err(client.post("/api/tables", json={"seats": FOUR}), 400, "bad_name")
+    nameless = client.post("/api/tables", json={"seats": FOUR})
+    err(nameless, 400, "bad_name")
+    assert nameless.json()["error"]["message"] == "name is missing: give a name of 1 to 24 characters"
+    err(client.post("/api/tables", json={"name": "ｃｏｍｐｕｔｅｒ:x", "seats": FOUR}), 400, "bad_name")
     err(client.post("/api/tables", json={"name": "A", "seats": FOUR, "seat": 2}), 400, "bad_request")
     err(client.post("/api/tables", content=b"{not json", headers={"content-type": "application/json"}), 400, "bad_request")
     err(client.post("/api/tables", content=b"x" * 20000, headers={"content-type": "application/json"}), 413, "too_large")
@@ -81,8 +84,11 @@ def test_create_join_lobby_and_bad_requests(client: TestClient) -> None:
     missing = client.post(f"/api/tables/{t['id']}/join", json={})
     err(missing, 400, "bad_name")
     assert missing.json()["error"]["message"] == "name is missing: give a name of 1 to 24 characters"
-    # a name seated at the table already, in any case or width, is refused
-    for twin in ("Ann", "ANN", " ann ", "Ａｎｎ"):
+    # a computer player's name, in any width
+    for fake in ("computer:easy", "ｃｏｍｐｕｔｅｒ:easy", "ｃｏｍｐｕｔｅｒ：ｅａｓｙ"):
+        err(client.post(f"/api/tables/{t['id']}/join", json={"name": fake}), 400, "bad_name")
+    # a name seated at the table already, in any case or width or with look-alike letters
+    for twin in ("Ann", "ANN", " ann ", "Ａｎｎ", "\u0410nn"):
         same = client.post(f"/api/tables/{t['id']}/join", json={"name": twin})
         err(same, 409, "name_taken")
         assert same.json()["error"]["message"] == "'Ann' already sits at this table (seat 1); choose another name"
@@ -91,6 +97,7 @@ def test_create_join_lobby_and_bad_requests(client: TestClient) -> None:
     assert j.status_code == 200 and j.json()["seat"] == 1 and j.json()["token"] != made["token"]
     assert j.json()["table"]["status"] == "playing"
     err(client.post(f"/api/tables/{t['id']}/join", json={"name": "Cid"}), 409, "not_open")
+    err(client.post(f"/api/tables/{t['id']}/join", json={"name": "Bob"}), 409, "not_open")
     assert t["id"] in [x["id"] for x in client.get("/api/tables?status=playing").json()["tables"]]
     err(client.get(f"/api/tables/{t['id']}/record"), 409, "game_not_over")
     err(client.get(f"/api/tables/{t['id']}/replay"), 409, "game_not_over")

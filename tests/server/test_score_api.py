@@ -111,7 +111,8 @@ def test_the_example_and_defaults(base: str) -> None:
      # a label that would write to the terminal
      ({"bad\x1b[31m": 2}, "brown"), ({"green\x00": 1}, "brown"), ({"red\nblue": 1}, "brown"),
      # look-alikes of card names, in any case and width; the Last Round card
-     ({"Jokerfarbe": 2}, "brown"), ({"plus": 1}, "brown"), ({"jokers": 1}, "brown"),
+     ({"Jokerfarbe": 2}, "brown"), ({"plus": 1}, "brown"), ({"jokers": 1}, "brown"), ({"+ 2": 1}, "brown"),
+     ({"＋ ２": 1, "red": 1}, "brown"), ({"2+": 1}, "brown"),
      ({"ＪＯＫＥＲ": 1, "red": 1}, "brown"), ({"green": 1, "ＧＲＥＥＮ": 1}, "brown"),
      ({"Straße": 1, "STRASSE": 1}, "brown"), ({"Last Round": 1}, "brown"), ({"gold": 1}, "brown"),
      # counts the game does not have
@@ -132,16 +133,22 @@ def test_the_cli_and_the_api_accept_the_same_input(base: str, cards: dict[str, i
         assert r.json()["error"]["message"] in err.getvalue()
 
 
-@pytest.mark.parametrize("extra", ["none", "None", "triple_minus", "double"])
+@pytest.mark.parametrize(
+    "extra", ["none", "None", "triple_minus", "Triple_Minus", "SINGLE_THREE", "double", "null", "", "FIRST_OUT_DRAWS"]
+)
 def test_the_cli_and_the_api_take_the_same_extra(base: str, extra: str) -> None:
-    """``none`` is no scoring card for both; a card that is not one is refused by both."""
+    """``none`` is no scoring card for both, a scoring card is named in any case by both; a
+    card that is not one is refused by both, with the same message."""
     r = post(base, {"cards": {"green": 3, "red": 1}, "extra": extra})
     err = io.StringIO()
     with redirect_stdout(io.StringIO()), redirect_stderr(err):
         status = main(["score", "green=3", "red=1", "--extra", extra, "--json"])
     assert (r.status_code == 200) == (status == 0), (r.text, err.getvalue())
     if status == 0:
-        assert r.json()["extra"] == (None if extra.casefold() == "none" else extra)
+        assert r.json()["extra"] == (None if extra.casefold() == "none" else extra.casefold())
+    else:
+        # the API lists null where the command line lists none
+        assert r.json()["error"]["message"].removesuffix("or null") in err.getvalue()
 
 
 @pytest.mark.parametrize(
@@ -165,7 +172,7 @@ def test_the_cli_and_the_api_take_the_same_extra(base: str, extra: str) -> None:
         ({"cards": {"red": 1, "Red": 2}}, "bad_cards", "given twice"),
         ({"cards": {"jokers": 1}}, "bad_cards", "'jokers' is not a card name; did you mean joker?"),
         ({"cards": {"": 1}}, "bad_cards", "empty"),
-        ({"cards": {"\x1b[31m": 1}}, "bad_cards", "cannot hold control characters"),
+        ({"cards": {"\x1b[31m": 1}}, "bad_cards", "cannot hold control or invisible characters"),
         ({"cards": {}}, "bad_cards", "no cards given; a collection to score holds at least one card"),
         ({"cards": {"green": 0, "joker": 0, "+2": 0}}, "bad_cards", "no cards given"),
         ({"cards": {"green": 1}, "table": "gray"}, "bad_table", "not a score table; choose brown or violet"),
@@ -176,7 +183,9 @@ def test_the_cli_and_the_api_take_the_same_extra(base: str, extra: str) -> None:
         ({"cards": [["green", 1]]}, "bad_request", "cards: Input should be a valid dictionary"),
         ({"table": "brown"}, "bad_request", "cards: Field required"),
         ({"cards": {}, "rules": {}}, "bad_request", "rules: Extra inputs are not permitted"),
-        ([1, 2], "bad_request", "must be a JSON object, not list"),
+        ([1, 2], "bad_request", "must be a JSON object, not array"),
+        (3, "bad_request", "must be a JSON object, not number"),
+        ("cards", "bad_request", "must be a JSON object, not string"),
     ],
 )
 def test_bad_input_gets_422(base: str, body: Any, code: str, message: str) -> None:

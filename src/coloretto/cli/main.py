@@ -13,10 +13,11 @@ Exit status: 0 ok, 1 a failed check, 2 bad usage or input (a missing extra inclu
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from .._optional import MissingExtra
 from ..engine.errors import ColorettoError
@@ -158,6 +159,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+WRITE_ERRORS: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+"""``OSError.errno`` values of a write that the device refused (full, over quota, too large,
+failing): a command ends with one line and status 1 instead of a traceback."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     parser = build_parser()
@@ -179,6 +185,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader closed early (e.g. `coloretto show --json f | head`): not an error of ours.
         silence_stdout()
         return 0
+    except OSError as exc:
+        if exc.errno not in WRITE_ERRORS:
+            raise
+        # A full disk or a failing device under the output: say so in one line.
+        silence_stdout()
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"coloretto {args.command}: error: cannot write{where}: {exc.strerror}", file=sys.stderr)
+        return 1
     return int(status or 0)
 
 

@@ -10,8 +10,8 @@ seven, each 0 to 9 cards; ``joker``, ``golden_joker`` (0 or 1) and ``plus2`` or 
 10) are reserved for those cards (jokers and golden joker together at most 3), and
 ``last_round`` is refused (the Last Round card never scores). Reserved names are understood
 in any case and with ``-`` or a space for ``_`` (``Joker``, ``PLUS2``, ``golden-joker``); any
-other label that looks like one (it contains ``joker``, ``plus``, ``+2`` or ``golden``, e.g.
-``jokers`` or ``goldenjoker``) is refused with a suggestion, so that a mistyped "+2" card
+other label that looks like one (it contains ``joker``, ``plus``, ``+`` or ``golden``, e.g.
+``jokers``, ``+ 2`` or ``goldenjoker``) is refused with a suggestion, so that a mistyped "+2" card
 never scores as a colour. At least one card must be given. Jokers may go to any of seven
 colours, also to one not named (shown as "another colour"). The score is the maximum over
 every joker placement (docs/rules.md §6).
@@ -74,7 +74,7 @@ def register(subparsers: Any) -> None:
             "each), plus joker=N, golden_joker=N (0 or 1) and plus2=N or +2=N (0 to 10); "
             "jokers and the golden joker together at most 3. Card names are understood in "
             "any case, with - for _ (Joker, PLUS2, golden-joker); a colour label that looks "
-            "like one (containing joker, plus, +2 or golden) is refused. The Last Round card "
+            "like one (containing joker, plus, + or golden) is refused. The Last Round card "
             "never scores: last_round is refused. Options go before or after the cards."
         ),
         epilog=(
@@ -142,15 +142,13 @@ def _short(text: str, limit: int = 40) -> str:
 def _scoring_rules(table: str, extra: str | None) -> Rules:
     """Rules carrying the score table and Extrakarten scoring card, checked by
     :func:`coloretto.engine.tally.scoring_rules` (the check of ``POST /api/score`` too);
-    the table is understood in any case (``Violet``); ``--extra none`` (or ``null``) is no
-    card.
+    the table and the card are understood in any case (``Violet``, ``Triple_Minus``);
+    ``--extra none`` is no card.
 
     Raises:
         UsageError: ``table`` is not ``brown`` or ``violet`` in any case, or ``extra`` is not
             a scoring card; the message names the option and lists what it accepts.
     """
-    if extra is not None and extra.casefold() in (NO_EXTRA, "null", ""):
-        extra = None
     try:
         return scoring_rules(table, extra, no_card=NO_EXTRA)
     except TallyError as exc:

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from . import actions as A
 from .actions import Action
@@ -126,6 +126,15 @@ NAME_MAX = 24
 at the web table)."""
 
 
+UNPRINTABLE: Final = (
+    "cannot hold control or invisible characters (such as a line break, an escape or a "
+    "zero-width joiner)"
+)
+"""What is said of a name or label that ``str.isprintable`` refuses: control characters and
+the invisible format characters (zero-width, bidirectional marks) that could fake another
+name or line."""
+
+
 def name_problem(name: str, *, longest: int | None = NAME_MAX) -> str | None:
     """What is wrong with the seat name ``name``, or ``None``: a name is shown on one line of
     a terminal, so it cannot hold control characters (``str.isprintable``: line breaks,
@@ -135,11 +144,11 @@ def name_problem(name: str, *, longest: int | None = NAME_MAX) -> str | None:
 
     >>> name_problem("Ann"), name_problem("A" * 25)
     (None, 'has 25 characters; at most 24')
-    >>> name_problem("B\\nFake line")
-    'cannot hold control characters (such as a line break or an escape)'
+    >>> name_problem("B\\nFake line") == UNPRINTABLE
+    True
     """
     if not name.isprintable():
-        return "cannot hold control characters (such as a line break or an escape)"
+        return UNPRINTABLE
     if longest is not None and len(name.strip()) > longest:
         return f"has {len(name.strip())} characters; at most {longest}"
     return None

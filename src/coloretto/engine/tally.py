@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from .cards import CARDS_PER_COLOR, NUM_COLORS, NUM_PLUS2
+from .record import UNPRINTABLE
 from .rules import TABLES, Rules
 from .scoring import ScoringError, optimal_score
 
@@ -70,9 +71,10 @@ _RESERVED: Final = {"joker": "joker", "golden_joker": "golden_joker", "plus2": "
 """Card names (``card_name`` keys) -> the kind they count; also the names a look-alike
 colour label is compared with to suggest one."""
 
-LOOKALIKE_PARTS: Final = ("joker", "plus", "+2", "golden")
-"""A colour label containing one of these (in any case) is refused: it is almost certainly a
-mistyped joker, golden joker or "+2" card, and counted as a colour it would score wrong."""
+LOOKALIKE_PARTS: Final = ("joker", "plus", "+", "golden")
+"""A colour label containing one of these (in any case, also with spaces, ``_`` or ``-``
+between the letters: ``+ 2``, ``gold-en``) is refused: it is almost certainly a mistyped
+joker, golden joker or "+2" card, and counted as a colour it would score wrong."""
 
 
 def _fold(label: str) -> str:
@@ -121,7 +123,8 @@ def scoring_rules(table: object = "brown", extra: object = None, *, no_card: str
 
     Args:
         table: ``"brown"`` or ``"violet"``, in any letter case (``"Violet"``).
-        extra: ``None`` (also written ``"none"``, any case) or one of ``SCORING_EXTRAS``.
+        extra: ``None`` (also written ``"none"``) or one of ``SCORING_EXTRAS``, in any
+            letter case (``"Triple_Minus"``).
         no_card: how the caller's input writes "no scoring card", listed with the cards in
             messages: ``"null"`` in JSON (``POST /api/score``), ``"none"`` on the command line.
 
@@ -134,6 +137,8 @@ def scoring_rules(table: object = "brown", extra: object = None, *, no_card: str
         table = table.casefold()
     if isinstance(extra, str) and extra.casefold() == "none":
         extra = None
+    elif isinstance(extra, str) and extra.casefold() in (*SCORING_EXTRAS, "first_out_draws"):
+        extra = extra.casefold()
     if not isinstance(table, str) or table not in TABLES:
         raise TallyError(
             f"table {table!r} is not a score table; choose {' or '.join(TABLES)}", "table"
@@ -176,7 +181,7 @@ def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus
         TallyError: a label that is not a string, is empty, holds a control character
             (``str.isprintable``, as seat names) or is longer than ``MAX_LABEL_LENGTH``,
             names the Last Round card or a card (``card_name``), looks like a card name
-            (contains one of ``LOOKALIKE_PARTS``, e.g. ``jokers``, ``plus``,
+            (contains one of ``LOOKALIKE_PARTS``, e.g. ``jokers``, ``plus``, ``+ 2``,
             ``goldenjoker``; the message suggests the name), or repeats another label
             (as ``_fold`` compares them: any case, full-width letters as letters); more
             than seven colours; a count that is not
@@ -194,10 +199,7 @@ def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus
         if not name:
             raise TallyError("a colour label is empty")
         if not name.isprintable():
-            raise TallyError(
-                f"colour label {label!r} cannot hold control characters (such as a line break "
-                "or an escape)"
-            )
+            raise TallyError(f"colour label {label!r} {UNPRINTABLE}")
         if len(name) > MAX_LABEL_LENGTH:
             raise TallyError(
                 f"colour label {name[:MAX_LABEL_LENGTH]!r}... is longer than "
@@ -235,19 +237,21 @@ def _check_lookalike(label: str, key: str) -> None:
     looks like a card name (``LOOKALIKE_PARTS``).
 
     Raises:
-        TallyError: the label names a card, or contains ``joker``, ``plus``, ``+2`` or
-            ``golden``; the message suggests the closest card name.
+        TallyError: the label names a card, or contains ``joker``, ``plus``, ``+`` or
+            ``golden`` with spaces, ``_`` and ``-`` left out; the message
+            suggests the closest card name.
     """
     kind = card_name(label)
     if kind is not None:
         raise TallyError(f"{label!r} is a card, not a colour; count it as {kind!r}")
-    if not any(part in key for part in LOOKALIKE_PARTS):
+    squashed = "".join(ch for ch in key if ch not in " _-")
+    if not any(part in squashed for part in LOOKALIKE_PARTS):
         return
-    close = difflib.get_close_matches(key, list(_RESERVED), n=1, cutoff=0.0)
+    close = difflib.get_close_matches(squashed, list(_RESERVED), n=1, cutoff=0.0)
     name = _RESERVED[close[0]] if close else "joker"
     raise TallyError(
         f"{label!r} is not a card name; did you mean {name}? (card names: joker, "
-        "golden_joker, plus2 or +2; a colour label must not contain joker, plus, +2 or golden)"
+        "golden_joker, plus2 or +2; a colour label must not contain joker, plus, + or golden)"
     )
 
 

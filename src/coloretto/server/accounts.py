@@ -38,6 +38,7 @@ from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..agents.registry import AGENT_NAMES
+from ..engine.record import UNPRINTABLE
 from .errors import ErrorCode, Problem
 from .models import AccountNameRow, AccountRow, ServerKeyRow
 from .store import now
@@ -88,7 +89,7 @@ def display_name(name: Any) -> str:
             ErrorCode.BAD_NAME, f"an account name has {NAME_MIN} to {NAME_MAX} characters"
         )
     if not text.isprintable():
-        raise Problem(ErrorCode.BAD_NAME, "a name cannot hold control characters")
+        raise Problem(ErrorCode.BAD_NAME, f"a name {UNPRINTABLE}")
     return text
 
 

@@ -27,7 +27,7 @@ from ..engine.actions import Action
 from ..engine.errors import IllegalActionError
 from ..engine.observation import observe
 from ..engine.seeds import AGENT, derive_seed
-from .accounts import Account, Accounts
+from .accounts import Account, Accounts, name_keys
 from .bus import Bus, Notice, NoticeKind
 from .clock import Clock
 from .computer import ComputerSeat, computer_action
@@ -243,8 +243,8 @@ class Hub:
         async with t.lock:
             await self.reload_seats(t)
             _check_one_seat(t, account_id)
-            _check_name_free(t, name)
             seat = self._open_seat(t, seat)
+            _check_name_free(t, name)
             token = new_seat_token()
             status = await self.store.take_seat(t.id, seat, name, token_hash(token), account_id)
             if status is None:
@@ -667,20 +667,30 @@ def _check_one_seat(t: LiveTable, account_id: int | None) -> None:
 
 
 def _check_name_free(t: LiveTable, name: str) -> None:
-    """Refuse ``name`` at ``t`` when a person's seat there has the same name, compared after
-    NFKC normalisation and case folding (``Host``, ``HOST``, full-width ``Ｈｏｓｔ``): the
-    scores, the log and the rematch tell the seats apart by name.
+    """Refuse ``name`` at ``t`` when a person's seat there has a name that reads the same:
+    in any case or width, or with look-alike letters (``Ann``, ``ANN``, full-width ``Ａｎｎ``,
+    Cyrillic ``Аnn``; ``_name_keys``): the scores, the log and the rematch tell the seats
+    apart by name.
 
     Raises:
         Problem: ``name_taken``.
     """
-    key = unicodedata.normalize("NFKC", name).casefold()
+    keys = _name_keys(name)
     for s in t.data.seats:
-        if s.name and unicodedata.normalize("NFKC", s.name).casefold() == key:
+        if s.name and not keys.isdisjoint(_name_keys(s.name)):
             raise Problem(
                 ErrorCode.NAME_TAKEN,
                 f"{s.name!r} already sits at this table ({seat_text(s.seat)}); choose another name",
             )
+
+
+def _name_keys(name: str) -> set[str]:
+    """The readings of ``name`` that accounts compare (``accounts.name_keys``); for a name
+    with too many look-alike characters to list them, its NFKC case folding alone."""
+    try:
+        return set(name_keys(name))
+    except Problem:
+        return {unicodedata.normalize("NFKC", name).casefold().strip()}
 
 
 def _close(computer: ComputerSeat) -> None:

@@ -5,13 +5,14 @@ seats and rules, the deal, and the creator's seat token. Pure: nothing is stored
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from ..agents.registry import PEOPLE_OPPONENTS
 from ..engine.errors import ColorettoError
-from ..engine.record import setup_to_json
+from ..engine.record import UNPRINTABLE, setup_to_json
 from ..engine.rules import Rules
 from ..engine.rules import preset as make_preset
 from ..engine.state import new_game
@@ -24,23 +25,27 @@ DEFAULT_AGENT = "medium"
 """The computer player of a computer seat, or of a hand-over, when none is named."""
 
 
+MISSING_NAME: Final = "name is missing: give a name of 1 to 24 characters"
+"""What a request that sits someone at a table without a name is told."""
+
+
 def check_name(name: Any) -> str:
     """A player name: 1 to 24 printable characters (surrounding spaces removed), not
-    starting with ``computer:``.
+    starting with ``computer:`` (in any case or width).
 
     Raises:
         Problem: ``bad_name``: the name is missing (None), not a string, or not such a name.
     """
     if name is None:
-        raise Problem(ErrorCode.BAD_NAME, "name is missing: give a name of 1 to 24 characters")
+        raise Problem(ErrorCode.BAD_NAME, MISSING_NAME)
     if not isinstance(name, str):
         raise Problem(ErrorCode.BAD_NAME, "name must be a string")
     text: str = name.strip()
     if not 1 <= len(text) <= 24:
         raise Problem(ErrorCode.BAD_NAME, "a name has 1 to 24 characters")
     if not text.isprintable():
-        raise Problem(ErrorCode.BAD_NAME, "a name cannot hold control characters")
-    if text.lower().startswith("computer:"):
+        raise Problem(ErrorCode.BAD_NAME, f"a name {UNPRINTABLE}")
+    if unicodedata.normalize("NFKC", text).casefold().startswith("computer:"):
         raise Problem(ErrorCode.BAD_NAME, "names starting with 'computer:' are reserved for computer players")
     return text
 
@@ -128,7 +133,7 @@ def seat_creator(
     if account is not None:
         name = account.name
     if name is None:
-        raise Problem(ErrorCode.BAD_NAME, "name is required to sit at the table")
+        raise Problem(ErrorCode.BAD_NAME, MISSING_NAME)
     name = check_name(name)
     if seat is None:
         seat = humans[0]

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..engine.tally import TallyError, cards_report
 from .errors import ErrorCode, error_response
+from .jsonin import json_type
 
 SCORE_STATUS = 422
 """The HTTP status of every refusal of ``POST /api/score``, whatever its code (docs/web-api.md:
@@ -118,7 +119,7 @@ def score_router(web_dir: Path) -> APIRouter:
         except (ValueError, UnicodeDecodeError):
             return error_response(ErrorCode.BAD_REQUEST, "the body must be one JSON object", SCORE_STATUS)
         if not isinstance(data, dict):
-            return error_response(ErrorCode.BAD_REQUEST, f"the body must be a JSON object, not {type(data).__name__}",
+            return error_response(ErrorCode.BAD_REQUEST, f"the body must be a JSON object, not {json_type(data)}",
                                   SCORE_STATUS)
         try:
             body = ScoreRequest.model_validate(data)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import signal
+import time
 from typing import Any
 
 import httpx
@@ -120,3 +122,29 @@ def test_two_processes_share_postgresql_through_redis(pg_url: str, redis_url: st
         rec = httpx.get(server.url + f"/api/tables/{tid}/record").json()
         assert replay_record(rec).valid
     assert httpx.get(pa.url + f"/api/tables/{tid}/record").json() == httpx.get(pb.url + f"/api/tables/{tid}/record").json()
+
+
+def test_a_stopped_server_ends_its_computer_players_cleanly(server_factory: Any, tmp_path: Any) -> None:
+    """SIGTERM while computer players search in the worker processes: the server waits for
+    the pool to end its workers, so it exits within seconds and ``multiprocessing``
+    does not warn of leaked semaphores."""
+    server = server_factory(f"sqlite:///{tmp_path / 'stop.db'}").start()
+    seats = [{"kind": "computer", "agent": "expert"}, {"kind": "computer", "agent": "medium"}]
+    made = httpx.post(server.url + "/api/tables", json={"name": "Ann", "seats": seats}, timeout=10)
+    assert made.status_code == 201, made.text
+    table = made.json()["table"]["id"]
+    # the computer players have played through the pool before the server is stopped
+    for _ in range(200):
+        record = httpx.get(f"{server.url}/api/tables/{table}", timeout=10).json()
+        if record["status"] == "finished" or record["version"] > 2:
+            break
+        time.sleep(0.05)
+    server.proc.terminate()
+    # uvicorn shuts down, then ends by the signal it caught (status -15)
+    assert server.proc.wait(timeout=30) in (0, -signal.SIGTERM)
+    # multiprocessing's resource tracker, a process of its own, writes its warning as it
+    # ends, just after the server
+    time.sleep(3)
+    log = server.log_path.read_text()
+    assert "leaked semaphore" not in log, log
+    assert "Traceback" not in log, log

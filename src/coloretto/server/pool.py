@@ -19,6 +19,7 @@ import functools
 import logging
 import multiprocessing
 import os
+import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -221,8 +222,26 @@ class ProcessRunner:
             self._dispatch()
 
     async def close(self) -> None:
-        """See ``AgentRunner.close``."""
+        """See ``AgentRunner.close``. Waits up to ``decision_seconds`` for the jobs still
+        running, so that the pool ends its workers and frees its queues' semaphores (else
+        ``multiprocessing`` warns of leaked semaphores at exit); a worker still busy after
+        that ends with this process."""
         self._closed = True
         while (job := self._queue.pop()) is not None:
             job.future.cancel()
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+
+        def finished() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        def shut() -> None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(finished)
+
+        # a daemon thread: a worker that never answers does not hold up the exit
+        threading.Thread(target=shut, name="agent-pool-close", daemon=True).start()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(done), self.decision_seconds)

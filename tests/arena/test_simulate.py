@@ -71,7 +71,7 @@ def test_saved_records_replay_to_the_reported_scores(tmp_path: Path) -> None:
     out = tmp_path / "records"
     result = simulate(RULES, SPECS, 3, seed=2, save_dir=out)
     files = sorted(out.iterdir())
-    assert [f.name for f in files] == ["game-000000.json", "game-000001.json", "game-000002.json"]
+    assert [f.name for f in files] == ["game-000001.json", "game-000002.json", "game-000003.json"]
     for f, scores in zip(files, result.scores):
         record = json.loads(f.read_text())
         # each seat named by its spec and its seat counted from 1, as in the terminal

@@ -96,14 +96,14 @@ def test_resuming_a_finished_simulate_record_leaves_it_unchanged(tmp_path: Path)
         "--seed", "1", "--save-records", "recs", cwd=tmp_path,
     )
     assert sim.returncode == 0, sim.stderr
-    path = tmp_path / "recs" / "game-000000.json"
+    path = tmp_path / "recs" / "game-000001.json"
     before = path.read_bytes()
     proc = _play_piped(tmp_path, "--resume", str(path), answers="q\n")
     assert proc.returncode == 0, proc.stderr
     assert "The game is over." in proc.stdout and "Winner" in proc.stdout
     assert "is left as it is" in proc.stdout
     assert path.read_bytes() == before
-    assert sorted(p.name for p in path.parent.iterdir()) == ["game-000000.json"]
+    assert sorted(p.name for p in path.parent.iterdir()) == ["game-000001.json"]
 
 
 def test_an_external_engine_with_a_relative_path_resumes_from_another_folder(tmp_path: Path) -> None:
@@ -151,3 +151,22 @@ def test_name_clash_ignores_case_and_spaces_and_one_action_is_singular(tmp_path:
     resumed = _play_piped(tmp_path, "--resume", "one.json", answers="q\n")
     assert resumed.returncode == 0, resumed.stderr
     assert "Resuming after 1 recorded action." in resumed.stdout
+
+
+def test_resuming_with_other_opponents_says_who_plays_each_seat_now(tmp_path: Path) -> None:
+    """The record keeps the names of the players who made its actions (``greedy-2``); when
+    ``--opponents`` hands their seats to others, the screen says so, seat by seat."""
+    saved = _play_piped(
+        tmp_path, "--players", "3", "--first-player", "2", "--opponents", "greedy", "--seed", "4",
+        "--save", "g.json", answers="q\n",
+    )
+    assert saved.returncode == 0, saved.stderr
+    assert json.loads((tmp_path / "g.json").read_text())["actions"], "the computers played first"
+    same = _play_piped(tmp_path, "--resume", "g.json", answers="q\n")
+    assert same.returncode == 0, same.stderr
+    assert "from here on" not in same.stdout
+    other = _play_piped(tmp_path, "--resume", "g.json", "--opponents", "random", answers="q\n")
+    assert other.returncode == 0, other.stderr
+    for seat in (2, 3):
+        assert f"Seat {seat} (greedy-{seat}) is played by random from here on." in other.stdout
+    assert "Seat 1 (" not in other.stdout

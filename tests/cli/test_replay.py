@@ -63,6 +63,10 @@ def test_valid_unfinished_record_and_text_output(
     assert "valid, 10 actions, not finished" in text
     for name in rec["seats"]:
         assert name in text
+    rec["actions"] = rec["actions"][:1]
+    path = write(tmp_path, rec)
+    assert main(["replay", path]) == 0
+    assert "valid, 1 action, not finished" in capsys.readouterr().out
 
 
 def test_wrong_card_is_invalid_at_its_index(

@@ -180,6 +180,21 @@ def test_save_records_under_a_file_is_refused_before_playing(
     assert blocker.read_text() == "x"
 
 
+def test_save_records_makes_no_tree_of_directories(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A directory is made only inside one that exists: a mistyped path is refused."""
+    target = tmp_path / "typo" / "games"
+    assert main(["simulate", "--games", "3", "--save-records", str(target)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.endswith(f"--save-records {target}: no directory {target.parent}\n")
+    assert not (tmp_path / "typo").exists()
+    assert main(["simulate", "--games", "3", "--save-records", str(tmp_path / "games"), "--json"]) == 0
+    assert sorted(p.name for p in (tmp_path / "games").iterdir()) == [
+        "game-000001.json", "game-000002.json", "game-000003.json"
+    ]
+
+
 MINI = Path(__file__).resolve().parents[1] / "agents" / "engines" / "mini_engine.py"
 
 
@@ -220,7 +235,7 @@ def test_save_records_never_overwrites_a_run_s_records(
     capsys.readouterr()
     assert main([*argv, "--seed", "6", "--save-records", str(out)]) == 2
     err = capsys.readouterr().err
-    assert "already holds records (game-000000.json and 2 more)" in err
+    assert "already holds records (game-000001.json and 2 more)" in err
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 
@@ -234,7 +249,7 @@ def test_saved_records_get_the_permissions_of_a_new_file(tmp_path: Path) -> None
     )
     assert proc.returncode == 0, proc.stderr
     modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in (tmp_path / "recs").iterdir()}
-    assert modes == {"game-000000.json": 0o644, "game-000001.json": 0o644}
+    assert modes == {"game-000001.json": 0o644, "game-000002.json": 0o644}
 
 
 def test_ctrl_c_says_no_report_and_where_the_records_are(tmp_path: Path) -> None:

@@ -179,7 +179,7 @@ def play_game_outcome(
     ``fallback_seed``) finish it. External engines get the final ``result``.
 
     With ``save_dir`` the game's ``coloretto-record/1`` is written to
-    ``save_dir/game-{index:06d}.json`` (for a forfeited game: the record up to the forfeit,
+    ``save_dir/game-{index + 1:06d}.json``, the first game ``game-000001.json`` (for a forfeited game: the record up to the forfeit,
     without a result).
 
     Raises:
@@ -207,7 +207,7 @@ def play_game_outcome(
         for player in players:
             player.close()
     if save_dir is not None:
-        path = save_dir / f"game-{index:06d}.json"
+        path = save_dir / f"game-{index + 1:06d}.json"  # people count games from 1
         save_record(path, game.to_record())
     return GameOutcome(scores, forfeit, failures)
 

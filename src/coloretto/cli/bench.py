@@ -26,6 +26,9 @@ from ..engine.errors import ColorettoError
 from .main import UsageError
 
 MAX_SCORE_SECONDS = 3600
+MAX_PLAYOUTS = 10**7
+"""Most games ``bench playout`` plays in one run, ours or limit.c's (minutes at the
+engine's speed, docs/benchmarks.md)."""
 """Longest ``bench score --seconds`` accepted (one hour)."""
 
 
@@ -46,7 +49,10 @@ def register(subparsers: Any) -> None:
         ),
     )
     po.add_argument("--players", type=int, default=4, help="2 to 5 (limit.c: 4 or 5; default 4)")
-    po.add_argument("--games", type=int, default=2000, help="games the engine plays (default 2000)")
+    po.add_argument(
+        "--games", type=int, default=2000,
+        help=f"games the engine plays, 1 to {MAX_PLAYOUTS:,} (default 2000)",
+    )
     po.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     po.add_argument(
         "--fast", action="store_true", help="also measure the fast core (coloretto.fastcore)"
@@ -63,7 +69,7 @@ def register(subparsers: Any) -> None:
         "--limit-games",
         type=int,
         default=None,
-        help="games limit.c plays (default max(GAMES, 100000))",
+        help=f"games limit.c plays, 1 to {MAX_PLAYOUTS:,} (default max(GAMES, 100000))",
     )
     po.add_argument("--json", action="store_true", help="print one JSON object")
     po.set_defaults(func=run_playout)
@@ -149,12 +155,12 @@ def register(subparsers: Any) -> None:
 def run_playout(args: argparse.Namespace) -> int:
     """``bench playout``: exit 0 with the figures (limit.c missing is stated, not an error);
     exit 2 on bad input or ``--fast`` without Numba (``MissingExtra``)."""
-    if args.games <= 0:
-        raise UsageError(f"--games must be positive, not {args.games}")
+    if not 0 < args.games <= MAX_PLAYOUTS:
+        raise UsageError(f"--games must be 1 to {MAX_PLAYOUTS:,}, not {args.games:,}")
     if not 2 <= args.players <= 5:
         raise UsageError(f"--players must be 2 to 5, not {args.players}")
-    if args.limit_games is not None and args.limit_games <= 0:
-        raise UsageError(f"--limit-games must be positive, not {args.limit_games}")
+    if args.limit_games is not None and not 0 < args.limit_games <= MAX_PLAYOUTS:
+        raise UsageError(f"--limit-games must be 1 to {MAX_PLAYOUTS:,}, not {args.limit_games:,}")
     if not args.no_limit:
         # Only the default location may be absent (the report then says so); a path the
         # user gave (--limit-c, or $COLORETTO_LIMIT_C) must exist.

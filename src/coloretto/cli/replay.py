@@ -19,6 +19,7 @@ from rich.text import Text
 
 from ..engine.errors import UnreadableRecordError
 from ..engine.record import load_record_json, replay
+from ..text import plural
 from .console import StdoutConsole
 from .main import UsageError
 
@@ -106,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         else f"not finished ({st.decision}, seat {st.to_move + 1} to move)"
     )
     console.print(
-        f"{args.file}: valid, {n_actions} actions, {status}", markup=False, soft_wrap=True
+        f"{args.file}: valid, {plural(n_actions, 'action')}, {status}", markup=False, soft_wrap=True
     )
     table = Table(box=None, pad_edge=False)
     table.add_column("seat", justify="right")

@@ -218,11 +218,13 @@ def run_secret(specs: Sequence[str], given: str | None) -> str | None:
 
 
 def _records_dir(text: str | None) -> Path | None:
-    """The ``--save-records`` directory, created now (before any game is played).
+    """The ``--save-records`` directory, created now (before any game is played) in a
+    directory that exists.
 
     Raises:
-        UsageError: the path is empty, is a file, lies under a file, already holds records
-            (``game-*.json``), or cannot be created.
+        UsageError: the path is empty, is a file, lies under a file or under a directory
+            that does not exist, already holds records (``game-*.json``), or cannot be
+            created.
     """
     if text is None:
         return None
@@ -240,8 +242,11 @@ def _records_dir(text: str | None) -> Path | None:
     for parent in save_dir.parents:
         if parent.exists() and not parent.is_dir():
             raise UsageError(f"--save-records {save_dir}: {parent} is a file, not a directory")
+    if not save_dir.parent.is_dir():
+        # only the last part is made: a mistyped path builds no tree of directories
+        raise UsageError(f"--save-records {save_dir}: no directory {save_dir.parent}")
     try:
-        save_dir.mkdir(parents=True, exist_ok=True)
+        save_dir.mkdir(exist_ok=True)
     except OSError as exc:
         raise UsageError(
             f"--save-records {save_dir}: cannot create it: {exc.strerror or exc}"

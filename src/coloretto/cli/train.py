@@ -81,7 +81,7 @@ def register(subparsers: Any) -> None:
     )
     pp.add_argument("--players", type=int, default=4, help="players, 2 to 5 (default 4)")
     pp.add_argument(
-        "--minutes", type=float, required=True, help="training time budget, 0 to 600 minutes"
+        "--minutes", type=float, required=True, help="training time budget in minutes, more than 0 and at most 600"
     )
     pp.add_argument("--out", required=True, metavar="FILE", help="policy file to write (.npz)")
     pp.add_argument("--seed", type=int, default=0, help="seed (default 0)")

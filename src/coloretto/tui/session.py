@@ -34,7 +34,7 @@ from rich.text import Text
 
 from ..agents.advisor import advise
 from ..agents.base import Agent, Budget
-from ..agents.registry import is_external
+from ..agents.registry import computer_name, is_external
 from ..arena.driver import FIRST_LEGAL, SeatPlayer, deliver_results, failure_text, play_out
 from ..engine.observation import observe
 from ..engine.record import Game, save_record
@@ -180,12 +180,24 @@ class TerminalGame:
             self.console.print(
                 Text(f"Resuming after {plural(n, 'recorded action')}.", style="bold")
             )
+            self._new_players()
         if not self.game_scores:
             self.game_scores = finished_game_scores(self.game)
         if self.game.entries and self.state.phase == PLACE:
             self._resumed_draw()
         self._autosave()
         self.console.print(Text("Type ? at any prompt for help.", style="dim"))
+
+    def _new_players(self) -> None:
+        """Say which seats a resumed game's record names after another computer player than
+        the one that plays them now (``play --resume FILE --opponents ...``): the names stay
+        those of the record, whose earlier actions they made."""
+        for seat, spec in enumerate(self.agent_specs):
+            if spec is not None and self.names[seat] != computer_name(spec, seat):
+                self._say(
+                    f"Seat {seat + 1} ({self.names[seat]}) is played by {spec} from here on.",
+                    "bold",
+                )
 
     def _resumed_draw(self) -> None:
         """Tell the card that was drawn before the interruption: the record holds the draw,

@@ -305,7 +305,7 @@ def test_saved_files_get_the_permissions_open_would_give(tmp_path: Path) -> None
         (b'{"format": "coloretto-record/1", "seed": NaN}', UnreadableRecordError, "NaN is not a JSON number"),
         (b'{"seed": -Infinity}', UnreadableRecordError, "-Infinity is not a JSON number"),
         (b'{"seed": 1e400}', UnreadableRecordError, "the number 1e400 is too large"),
-        (b"[1, 2]", InvalidRecordError, "a record must be a JSON object, not list"),
+        (b"[1, 2]", InvalidRecordError, "a record must be a JSON object, not array"),
         (b'{"format": "other/1"}', InvalidRecordError, "format must be 'coloretto-record/1', got 'other/1'"),
     ],
     ids=["not-utf8", "not-json", "too-deep", "huge-number", "nan", "infinity", "huge-float", "not-object",

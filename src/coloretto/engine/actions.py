@@ -24,6 +24,7 @@ from typing import Any, Final, NamedTuple
 
 from .cards import COLORS, NUM_COLORS, color_code
 from .domain import KINDS, ActionKind
+from .jsontypes import json_type
 from .rules import MAX_ROWS
 
 DRAW: Final = 0
@@ -102,7 +103,7 @@ class Action(NamedTuple):
         """
         if not isinstance(data, dict):
             # ValueError (not TypeError) is the documented contract: callers catch one type.
-            raise ValueError(f"an action must be a JSON object, not {type(data).__name__}")  # noqa: TRY004
+            raise ValueError(f"an action must be a JSON object, not {json_type(data)}")  # noqa: TRY004
         kind = data.get("action")
         if kind == "draw":
             return DRAW_ACTION

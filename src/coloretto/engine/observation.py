@@ -40,6 +40,7 @@ from .cards import (
 )
 from .domain import Decision, Phase
 from .errors import ConfigurationError, InvalidObservationError
+from .jsontypes import json_type
 from .rules import Rules
 from .seeds import Rng
 from .setup import Setup, deal, pile_composition
@@ -274,7 +275,7 @@ def _seat_or_none(value: Any, n: int, what: str) -> int:
 
 def _observation_from_json(data: Any) -> Observation:
     if not isinstance(data, dict):
-        raise InvalidObservationError(f"an observation must be a JSON object, not {type(data).__name__}")
+        raise InvalidObservationError(f"an observation must be a JSON object, not {json_type(data)}")
     if data.get("format") != OBSERVATION_FORMAT:
         raise InvalidObservationError(f"format must be {OBSERVATION_FORMAT!r}, got {data.get('format')!r:.80}")
     rules = Rules.from_dict(_field(data, "rules", dict))

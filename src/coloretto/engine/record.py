@@ -36,6 +36,7 @@ from .errors import (
     InvalidRecordError,
     UnreadableRecordError,
 )
+from .jsontypes import json_type
 from .rules import Rules
 from .setup import Setup
 from .state import GameState
@@ -74,7 +75,7 @@ def setup_from_json(data: Any, rules: Rules) -> Setup:
             known in advance).
     """
     if not isinstance(data, dict):
-        raise InvalidRecordError(f"setup must be an object, not {type(data).__name__}")
+        raise InvalidRecordError(f"setup must be an object, not {json_type(data)}")
     try:
         removed = tuple(color_code(c) for c in _list(data.get("removed_colors", []), "removed_colors"))
         sc = data.get("starting_cards")
@@ -334,7 +335,7 @@ def load_header(record: Any) -> Game:
             naming the seat counted from 1.
     """
     if not isinstance(record, dict):
-        raise InvalidRecordError(f"a record must be a JSON object, not {type(record).__name__}")
+        raise InvalidRecordError(f"a record must be a JSON object, not {json_type(record)}")
     if record.get("format") != RECORD_FORMAT:
         raise InvalidRecordError(f"format must be {RECORD_FORMAT!r}, got {record.get('format')!r}")
     try:
@@ -839,7 +840,7 @@ def read_record(text: str | bytes, *, source: str = "the record") -> dict[str, A
     """
     data = parse_record(text, source=source)
     if not isinstance(data, dict):
-        raise InvalidRecordError(f"a record must be a JSON object, not {type(data).__name__}")
+        raise InvalidRecordError(f"a record must be a JSON object, not {json_type(data)}")
     if data.get("format") != RECORD_FORMAT:
         raise InvalidRecordError(
             f"format must be {RECORD_FORMAT!r}, got {A.short_repr(data.get('format'))}"

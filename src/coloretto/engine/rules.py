@@ -26,6 +26,7 @@ from .domain import (
     StartingCards,
 )
 from .errors import ConfigurationError
+from .jsontypes import json_type
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 5
@@ -181,7 +182,7 @@ class Rules:
             ConfigurationError: ``data`` is not a mapping, has an unknown key, or a bad value.
         """
         if not isinstance(data, Mapping):
-            raise ConfigurationError(f"rules must be an object, not {type(data).__name__}")
+            raise ConfigurationError(f"rules must be an object, not {json_type(data)}")
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:

@@ -64,21 +64,6 @@ def parse_json(text: str | bytes) -> Any:
     return value
 
 
-def json_type(value: Any) -> str:
-    """The JSON name of a parsed value's type, for messages: ``object``, ``array``,
-    ``string``, ``number``, ``true or false`` or ``null``.
-
-    >>> json_type([1, 2]), json_type(None), json_type(True), json_type(2.5)
-    ('array', 'null', 'true or false', 'number')
-    """
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true or false"
-    names = {dict: "object", list: "array", str: "string", int: "number", float: "number"}
-    return names.get(type(value), type(value).__name__)
-
-
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object from its ``pairs``; a key given twice is refused."""
     out: dict[str, Any] = {}

@@ -17,9 +17,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..engine.jsontypes import json_type
 from ..engine.tally import TallyError, cards_report
 from .errors import ErrorCode, error_response
-from .jsonin import json_type
 
 SCORE_STATUS = 422
 """The HTTP status of every refusal of ``POST /api/score``, whatever its code (docs/web-api.md:

@@ -18,6 +18,7 @@ pytestmark = pytest.mark.timeout(120)
     [
         ["score", "green=6", "yellow=4", "red=3", "blue=2", "joker=1", "plus2=1"],
         ["simulate", "--players", "3", "--agents", "greedy,random,random", "--games", "20", "--seed", "1"],
+        ["tournament", "--agents", "greedy,random", "--games", "2", "--quiet"],
     ],
 )
 def test_a_reader_that_is_gone_before_the_output(argv: list[str]) -> None:

@@ -544,9 +544,9 @@ def _write_stdout(args: argparse.Namespace, result: Any) -> None:
         if args.json == "-":
             report.write_json(result, "-")
         else:
-            from rich.console import Console
+            from .console import StdoutConsole
 
-            console = Console(highlight=False)
+            console = StdoutConsole(highlight=False)
             console.print(report.fitted_table(result, console))
         sys.stdout.flush()
     except BrokenPipeError:

@@ -353,6 +353,8 @@ def test_q_saves_and_quits(tmp_path: Path) -> None:
         (["--first-player", "0"], "--first-player 0 is not a seat of this 4-player game: seats are counted from 1, so --first-player is 1 to 4"),
         (["--players", "3", "--first-player", "4"], "--first-player 4 is not a seat of this 3-player game: seats are counted from 1, so --first-player is 1 to 3"),
         (["--row-capacities", "3,x"], "--row-capacities"),
+        (["--row-capacities", "3,3,0,4"], "--row-capacities 3,3,0,4: allowed: a list of 4 to 6 capacities, each 1 to 6"),
+        (["--match-games", "0"], "--match-games 0: allowed: an integer from 1 to 10"),
         (["--removed-colors", "purple", "--players", "3"], "purple"),
         (["--removed-colors", "gray,Gray", "--players", "3"], "removed colours must differ: gray named twice"),
         (["--removed-colors", "gray", "--players", "4"], "4 players remove no colour (colours are removed with 2 or 3 players)"),

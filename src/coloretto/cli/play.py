@@ -123,6 +123,17 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _option_problem(exc: ConfigurationError, given: list[str]) -> str:
+    """``exc`` said with the command line's option and value (``--match-games 0: allowed: an
+    integer from 1 to 10``; a list as typed, ``3,3,0,4``) when it is about one of the
+    options ``given`` (``Rules`` field names), else its own message."""
+    if exc.option is None or exc.option not in given:
+        return str(exc)
+    value = exc.value
+    shown = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+    return f"--{exc.option.replace('_', '-')} {shown}: allowed: {exc.allowed}"
+
+
 def rules_from_args(args: argparse.Namespace) -> tuple[Rules, dict[str, Any]]:
     """The ``Rules`` and the deal options (``removed_colors``, ``first_player``,
     ``preset_name``) given on the command line; ``--first-player`` counts seats from 1, the
@@ -155,7 +166,8 @@ def rules_from_args(args: argparse.Namespace) -> tuple[Rules, dict[str, Any]]:
     try:
         rules = preset(name, players, **overrides)
     except ConfigurationError as exc:
-        raise UsageError(str(exc)) from None
+        given = [*overrides, *(["players"] if args.players is not None else [])]
+        raise UsageError(_option_problem(exc, given)) from None
     deal: dict[str, Any] = {"preset_name": name}
     if args.removed_colors is not None and not args.removed_colors.strip():
         raise UsageError("--removed-colors is empty: name the colours, e.g. gray,pink")

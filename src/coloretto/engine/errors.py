@@ -8,7 +8,22 @@ class ColorettoError(Exception):
 
 
 class ConfigurationError(ColorettoError, ValueError):
-    """An option, preset or setup value is not one the rules allow (docs/rules.md §7)."""
+    """An option, preset or setup value is not one the rules allow (docs/rules.md §7).
+
+    Attributes:
+        option: the ``Rules`` field whose value is refused (``"match_games"``), or ``None``
+            when the error is not about one field.
+        value: that field's value as given; allowed: what the field takes (``"an integer
+            from 1 to 10"``); both ``None`` when ``option`` is.
+    """
+
+    def __init__(
+        self, message: str, option: str | None = None, value: object = None, allowed: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.option = option
+        self.value = value
+        self.allowed = allowed
 
 
 class IllegalActionError(ColorettoError, ValueError):

@@ -73,8 +73,9 @@ class Rules:
 
     def __post_init__(self) -> None:
         def bad(key: str, allowed: str) -> ConfigurationError:
+            value = getattr(self, key)
             return ConfigurationError(
-                f"option {key!r} is {getattr(self, key)!r}; allowed: {allowed}"
+                f"option {key!r} is {value!r}; allowed: {allowed}", key, value, allowed
             )
 
         if type(self.players) is not int or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:

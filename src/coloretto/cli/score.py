@@ -36,9 +36,8 @@ from ..engine.tally import (
     TOO_MANY,
     EmptyTallyError,
     TallyError,
+    pairs_report,
     scoring_rules,
-    split_cards,
-    tally_report,
 )
 from ..text import plural
 from ..tui.render import Fitted
@@ -165,10 +164,7 @@ def score_tally(pairs: Sequence[tuple[str, int]], rules: Rules) -> dict[str, Any
             with no cards at all, also what to type).
     """
     try:
-        tally = split_cards(pairs)
-        return tally_report(
-            tally.colors, tally.jokers, tally.golden_jokers, tally.plus2, rules.table, rules.extra_card
-        )
+        return pairs_report(pairs, rules.table, rules.extra_card)
     except EmptyTallyError as exc:
         raise UsageError(
             f"{exc}; type each kind of card you hold as LABEL=N, e.g. "

@@ -44,6 +44,7 @@ __all__ = [
     "card_name",
     "cards_report",
     "check_tally",
+    "pairs_report",
     "scoring_rules",
     "split_cards",
     "tally_report",
@@ -384,7 +385,17 @@ def cards_report(cards: Mapping[str, Any], table: object = "brown", extra: objec
     """
     if not isinstance(cards, Mapping):
         raise TallyError(f"cards must be an object of label to count, not {type(cards).__name__}")
-    tally = split_cards(cards.items())
-    return tally_report(
-        tally.colors, tally.jokers, tally.golden_jokers, tally.plus2, table, extra
-    )
+    return pairs_report(cards.items(), table, extra)
+
+
+def pairs_report(
+    pairs: Iterable[tuple[Any, Any]], table: object = "brown", extra: object = None
+) -> dict[str, Any]:
+    """:func:`tally_report` of ``(label, count)`` pairs sorted by :func:`split_cards` (the
+    words of ``coloretto score``, the items of :func:`cards_report`'s mapping).
+
+    Raises:
+        TallyError: as :func:`split_cards` and :func:`tally_report`.
+    """
+    tally = split_cards(pairs)
+    return tally_report(tally.colors, tally.jokers, tally.golden_jokers, tally.plus2, table, extra)

@@ -230,8 +230,8 @@ class Hub:
         Raises:
             Problem: ``not_found``, ``not_open``, ``seat_taken``, ``table_full``,
                 ``bad_name``, ``bad_request``, ``account_required``, ``already_seated``,
-                ``name_taken`` (a person sits at the table under this name, in any case or
-                width).
+                ``name_taken`` (a person sits at the table under a name that reads the
+                same, ``_check_name_free``).
         """
         t = await self.table(table_id)
         account_id = None

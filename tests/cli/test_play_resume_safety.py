@@ -136,8 +136,8 @@ def test_an_external_engine_with_a_relative_path_resumes_from_another_folder(tmp
     assert (tmp_path / "moved.json").read_text() == json.dumps(rec)
 
 
-def test_name_clash_ignores_case_and_spaces_and_one_action_is_singular(tmp_path: Path) -> None:
-    for name in (" medium-2", "Medium-2", "MEDIUM-3 "):
+def test_name_clash_ignores_case_width_and_spaces_and_one_action_is_singular(tmp_path: Path) -> None:
+    for name in (" medium-2", "Medium-2", "MEDIUM-3 ", "ｍｅｄｉｕｍ-2"):
         proc = run_cli("play", "--name", name, cwd=tmp_path)
         assert proc.returncode == 2, (name, proc.stdout)
         assert f"--name {name!r} is a computer player's name at this table" in proc.stderr

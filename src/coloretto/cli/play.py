@@ -42,6 +42,7 @@ from ..arena.simulate import seat_seed
 from ..engine.actions import short_repr
 from ..engine.cards import color_code
 from ..engine.errors import ColorettoError, ConfigurationError
+from ..engine.fold import fold
 from ..engine.record import NAME_MAX, Game, load_game, name_problem
 from ..engine.rules import (
     EDITIONS,
@@ -252,13 +253,14 @@ def _check_name(name: str) -> None:
 
 def _check_name_clash(name: str, names: list[str], human: int) -> None:
     """Refuse a person's ``name`` that is a computer player's name at the table (``names``,
-    the person's seat ``human`` aside), compared without surrounding spaces and ignoring case.
+    the person's seat ``human`` aside), compared as ``engine.fold`` folds them (case, width and
+surrounding spaces ignored).
 
     Raises:
         UsageError: the message names the clash.
     """
-    key = name.strip().casefold()
-    if any(other.strip().casefold() == key for s, other in enumerate(names) if s != human):
+    key = fold(name)
+    if any(fold(other) == key for s, other in enumerate(names) if s != human):
         raise UsageError(f"--name {name!r} is a computer player's name at this table: choose another")
 
 

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import difflib
 import math
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from .cards import CARDS_PER_COLOR, NUM_COLORS, NUM_PLUS2
+from .fold import fold
 from .record import UNPRINTABLE
 from .rules import TABLES, Rules
 from .scoring import ScoringError, optimal_score
@@ -78,13 +78,6 @@ between the letters: ``+ 2``, ``gold-en``) is refused: it is almost certainly a 
 joker, golden joker or "+2" card, and counted as a colour it would score wrong."""
 
 
-def _fold(label: str) -> str:
-    """``label`` as compared: stripped, compatibility-normalised (NFKC: full-width letters
-    read as letters) and casefolded (``"ＧＲＥＥＮ "`` -> ``"green"``, ``"STRASSE"`` and
-    ``"Straße"`` -> ``"strasse"``)."""
-    return unicodedata.normalize("NFKC", label).strip().casefold()
-
-
 def card_name(label: str) -> str | None:
     """The card a tally label names, ``"joker"``, ``"golden_joker"`` or ``"plus2"``, or None
     for a colour label: any letter case (full-width letters too), ``-`` or a space for
@@ -94,7 +87,7 @@ def card_name(label: str) -> str | None:
     >>> card_name("Golden Joker"), card_name("+2"), card_name("green")
     ('golden_joker', 'plus2', None)
     """
-    return _RESERVED.get(_fold(label).replace("-", "_").replace(" ", "_"))
+    return _RESERVED.get(fold(label).replace("-", "_").replace(" ", "_"))
 
 
 Field = Literal["cards", "table", "extra"]
@@ -184,7 +177,7 @@ def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus
             names the Last Round card or a card (``card_name``), looks like a card name
             (contains one of ``LOOKALIKE_PARTS``, e.g. ``jokers``, ``plus``, ``+ 2``,
             ``goldenjoker``; the message suggests the name), or repeats another label
-            (as ``_fold`` compares them: any case, full-width letters as letters); more
+            (as ``fold`` compares them: any case, full-width letters as letters); more
             than seven colours; a count that is not
             a whole number, is negative, or is more than the game has (9 per colour, 10 "+2"
             cards, one golden joker, 3 jokers in all).
@@ -206,7 +199,7 @@ def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus
                 f"colour label {name[:MAX_LABEL_LENGTH]!r}... is longer than "
                 f"{MAX_LABEL_LENGTH} characters"
             )
-        key = _fold(name)
+        key = fold(name)
         if _squash(key) in _LAST_ROUND:
             raise TallyError(
                 f"{label!r}: the Last Round card never scores (docs/rules.md §5.1); leave it out"
@@ -234,7 +227,7 @@ def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus
 
 
 def _check_lookalike(label: str, key: str) -> None:
-    """Refuse a colour label ``label`` (``key``: as folded by ``_fold``) that names a card or
+    """Refuse a colour label ``label`` (``key``: as folded by ``fold``) that names a card or
     looks like a card name (``LOOKALIKE_PARTS``).
 
     Raises:
@@ -259,19 +252,19 @@ def _check_lookalike(label: str, key: str) -> None:
 def _squash(label: str) -> str:
     """``label`` casefolded without spaces, ``_`` and ``-``, and without a plural ``s``:
     ``"Golden Jokers"`` -> ``"goldenjoker"``."""
-    squashed = "".join(ch for ch in _fold(label) if ch not in " _-")
+    squashed = "".join(ch for ch in fold(label) if ch not in " _-")
     return squashed.removesuffix("s")
 
 
 def _all_labels(named: list[str]) -> list[str]:
     """The named labels followed by labels for the unnamed colours, seven in all."""
-    taken = {_fold(label) for label in named}
+    taken = {fold(label) for label in named}
     labels = list(named)
     k = 1
     while len(labels) < NUM_COLORS:
         label = UNNAMED if k == 1 else f"{UNNAMED} {k}"
         k += 1
-        if _fold(label) not in taken:
+        if fold(label) not in taken:
             labels.append(label)
     return labels
 

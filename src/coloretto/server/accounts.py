@@ -38,6 +38,7 @@ from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..agents.registry import AGENT_NAMES
+from ..engine.fold import fold
 from ..engine.record import UNPRINTABLE
 from .errors import ErrorCode, Problem
 from .models import AccountNameRow, AccountRow, ServerKeyRow
@@ -94,14 +95,14 @@ def display_name(name: Any) -> str:
 
 
 def name_keys(name: str) -> list[str]:
-    """Every key of ``name``: NFKC case folding, then each reading of its look-alike
+    """Every key of ``name``: its fold (``engine.fold``: NFKC, case folding), then each reading of its look-alike
     characters as ASCII (``confusables.normalize``). ``name_keys("Аnn") == ["ann"]``.
 
     Raises:
         Problem: ``bad_name``: the name has more than ``MAX_KEYS`` readings (many characters
             such as 1, l, I and | that look alike) or is empty after folding.
     """
-    folded = unicodedata.normalize("NFKC", name).casefold().strip()
+    folded = fold(name)
     if not folded:
         raise Problem(ErrorCode.BAD_NAME, "the name is empty")
     # the readings multiply character by character: count them before listing them
@@ -112,7 +113,7 @@ def name_keys(name: str) -> list[str]:
             "the name has too many characters that look alike (such as 1, l and |)",
         )
     keys = normalize(folded, prioritize_alpha=True)
-    return sorted({unicodedata.normalize("NFKC", k).casefold() for k in keys} | {folded})
+    return sorted({fold(k) for k in keys} | {folded})
 
 
 def check_reserved(keys: list[str]) -> None:

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import unicodedata
 import weakref
 from typing import Any
 
 from ..arena.driver import deliver_results
 from ..engine.actions import Action
 from ..engine.errors import IllegalActionError
+from ..engine.fold import fold
 from ..engine.observation import observe
 from ..engine.seeds import AGENT, derive_seed
 from .accounts import Account, Accounts, name_keys
@@ -686,11 +686,11 @@ def _check_name_free(t: LiveTable, name: str) -> None:
 
 def _name_keys(name: str) -> set[str]:
     """The readings of ``name`` that accounts compare (``accounts.name_keys``); for a name
-    with too many look-alike characters to list them, its NFKC case folding alone."""
+    with too many look-alike characters to list them, its fold alone (``engine.fold``)."""
     try:
         return set(name_keys(name))
     except Problem:
-        return {unicodedata.normalize("NFKC", name).casefold().strip()}
+        return {fold(name)}
 
 
 def _close(computer: ComputerSeat) -> None:

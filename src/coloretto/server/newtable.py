@@ -5,13 +5,13 @@ seats and rules, the deal, and the creator's seat token. Pure: nothing is stored
 from __future__ import annotations
 
 import secrets
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from ..agents.registry import PEOPLE_OPPONENTS
 from ..engine.errors import ColorettoError
+from ..engine.fold import fold
 from ..engine.record import UNPRINTABLE, setup_to_json
 from ..engine.rules import Rules
 from ..engine.rules import preset as make_preset
@@ -45,7 +45,7 @@ def check_name(name: Any) -> str:
         raise Problem(ErrorCode.BAD_NAME, "a name has 1 to 24 characters")
     if not text.isprintable():
         raise Problem(ErrorCode.BAD_NAME, f"a name {UNPRINTABLE}")
-    if unicodedata.normalize("NFKC", text).casefold().startswith("computer:"):
+    if fold(text).startswith("computer:"):
         raise Problem(ErrorCode.BAD_NAME, "names starting with 'computer:' are reserved for computer players")
     return text
 

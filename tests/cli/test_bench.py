@@ -159,6 +159,25 @@ def test_limit_c_is_compiled_run_and_parsed(
         run_limit_c(broken, 4, 10)
 
 
+@pytest.mark.skipif(not HAS_CC, reason="no C compiler on this machine")
+@pytest.mark.parametrize("benchmark", [["playout", "--games", "2"], ["mcts", "--positions", "1", "--seconds", "0.05"]])
+def test_a_named_limit_c_that_does_not_compile_is_refused_before_measuring(
+    benchmark: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    broken = tmp_path / "broken.c"
+    broken.write_text("this is not C\n")
+    monkeypatch.delenv(bench.LIMIT_C_ENV, raising=False)
+    assert main(["bench", *benchmark, "--limit-c", str(broken)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"--limit-c {broken}: compiling {broken} with " in captured.err and "failed" in captured.err
+    monkeypatch.setenv(bench.LIMIT_C_ENV, str(broken))
+    assert main(["bench", *benchmark]) == 2
+    assert f"{bench.LIMIT_C_ENV}={broken}: compiling" in capsys.readouterr().err
+    # --no-limit compiles nothing
+    assert main(["bench", *benchmark, "--no-limit", "--json"]) == 0
+
+
 ROUNDED_LIMIT = r"""
 #include <stdio.h>
 #include <stdlib.h>

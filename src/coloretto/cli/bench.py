@@ -16,20 +16,28 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from .._optional import MissingExtra
 from ..agents.compiled_names import LEAF_EVALUATIONS
-from ..arena.bench import LIMIT_C_DEFAULT, LIMIT_C_ENV, playout_report
+from ..arena.bench import (
+    LIMIT_C_DEFAULT,
+    LIMIT_C_ENV,
+    LimitUnavailable,
+    compile_limit_c,
+    find_compiler,
+    playout_report,
+)
 from ..engine.errors import ColorettoError
 from .main import UsageError
 
 MAX_SCORE_SECONDS = 3600
+"""Longest ``bench score --seconds`` accepted (one hour)."""
 MAX_PLAYOUTS = 10**7
 """Most games ``bench playout`` plays in one run, ours or limit.c's (minutes at the
 engine's speed, docs/benchmarks.md)."""
-"""Longest ``bench score --seconds`` accepted (one hour)."""
 
 
 def register(subparsers: Any) -> None:
@@ -152,9 +160,37 @@ def register(subparsers: Any) -> None:
     ev.set_defaults(func=run_env)
 
 
+def _check_limit_c(explicit: str | None) -> None:
+    """Refuse a limit.c the user named (``--limit-c``, else ``$COLORETTO_LIMIT_C``) that is
+    missing or does not compile, before anything is measured: a figure without the ratio
+    the user asked for would pass unnoticed. Only the default location may be absent, and a
+    missing compiler is stated in the report (neither is the named file's fault).
+
+    Raises:
+        UsageError: the option or variable, the path, and the compiler's first errors.
+    """
+    env = os.environ.get(LIMIT_C_ENV)
+    if explicit is not None:
+        named, source, hint = f"--limit-c {explicit}", Path(explicit), ""
+    elif env:
+        named, source, hint = f"{LIMIT_C_ENV}={env}", Path(env), f" (unset it to use the default {LIMIT_C_DEFAULT})"
+    else:
+        return
+    if not source.is_file():
+        raise UsageError(f"{named}: no such file{hint}")
+    if find_compiler() is None:
+        return
+    with tempfile.TemporaryDirectory(prefix="coloretto-limit-") as tmp:
+        try:
+            compile_limit_c(source, Path(tmp))
+        except LimitUnavailable as exc:
+            raise UsageError(f"{named}: {exc}") from None
+
+
 def run_playout(args: argparse.Namespace) -> int:
-    """``bench playout``: exit 0 with the figures (limit.c missing is stated, not an error);
-    exit 2 on bad input or ``--fast`` without Numba (``MissingExtra``)."""
+    """``bench playout``: exit 0 with the figures (the default limit.c missing is stated,
+    not an error); exit 2 on bad input, a named limit.c that is missing or does not compile
+    (``_check_limit_c``), or ``--fast`` without Numba (``MissingExtra``)."""
     if not 0 < args.games <= MAX_PLAYOUTS:
         raise UsageError(f"--games must be 1 to {MAX_PLAYOUTS:,}, not {args.games:,}")
     if not 2 <= args.players <= 5:
@@ -162,16 +198,7 @@ def run_playout(args: argparse.Namespace) -> int:
     if args.limit_games is not None and not 0 < args.limit_games <= MAX_PLAYOUTS:
         raise UsageError(f"--limit-games must be 1 to {MAX_PLAYOUTS:,}, not {args.limit_games:,}")
     if not args.no_limit:
-        # Only the default location may be absent (the report then says so); a path the
-        # user gave (--limit-c, or $COLORETTO_LIMIT_C) must exist.
-        env = os.environ.get(LIMIT_C_ENV)
-        if args.limit_c is not None and not Path(args.limit_c).is_file():
-            raise UsageError(f"--limit-c {args.limit_c}: no such file")
-        if args.limit_c is None and env and not Path(env).is_file():
-            raise UsageError(
-                f"{LIMIT_C_ENV}={env}: no such file (unset it to use the default "
-                f"{LIMIT_C_DEFAULT})"
-            )
+        _check_limit_c(args.limit_c)
     try:
         report = playout_report(
             args.players,
@@ -239,15 +266,16 @@ def run_score(args: argparse.Namespace) -> int:
 
 
 def run_mcts(args: argparse.Namespace) -> int:
-    """``bench mcts``: exit 0 with the figures (limit.c missing is stated, not an error);
-    exit 2 on bad input or without the fast core."""
+    """``bench mcts``: exit 0 with the figures (the default limit.c missing is stated, not
+    an error); exit 2 on bad input, a named limit.c that is missing or does not compile
+    (``_check_limit_c``), or without the fast core."""
     if not 2 <= args.players <= 5:
         raise UsageError(f"--players must be 2 to 5, not {args.players}")
     if not 1 <= args.positions <= 1000:
         raise UsageError(f"--positions must be 1 to 1000, not {args.positions}")
     _check_seconds(args.seconds)
-    if args.limit_c is not None and not Path(args.limit_c).is_file():
-        raise UsageError(f"--limit-c {args.limit_c}: no such file")
+    if not args.no_limit:
+        _check_limit_c(args.limit_c)
     try:
         from ..arena.bench_search import bench_search
 

@@ -268,8 +268,9 @@ def test_choose_mode_match_modern_in_colour(tmp_path: Path) -> None:
 
 def test_piped_input_without_terminal(tmp_path: Path) -> None:
     """Input not from a terminal, NO_COLOR: plain letters, no escape codes; wrong lines are
-    refused and the game still ends (answers cycle through keys, most of them illegal)."""
-    answers = "\n".join(
+    refused and the game still ends (answers cycle through keys, most of them illegal); a
+    refused line of 200,000 characters is shown cut to its start."""
+    answers = "z" * 200_000 + "\n" + "\n".join(
         itertools.islice(itertools.cycle(["z", "5", "4", "3", "2", "1", "d"]), 5000)
     )
     save = tmp_path / "p.json"
@@ -296,6 +297,7 @@ def test_piped_input_without_terminal(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "\x1b[" not in proc.stdout
     assert "'z' is not a choice here" in proc.stdout
+    assert "'zzzzzzzzzz" in proc.stdout and "z" * 100 not in proc.stdout
     assert re.search(r"\[[BNGEOPY]\]", proc.stdout)
     assert "Winner" in proc.stdout or "Shared win" in proc.stdout
     assert replay(json.loads(save.read_text())).valid

@@ -43,7 +43,7 @@ from urllib.parse import urlsplit
 from ..agents.base import Budget
 from ..agents.external import EngineFailure, ExternalAgent
 from ..arena.driver import FailurePolicy, ask, deliver_results
-from ..engine.actions import Action
+from ..engine.actions import Action, short_repr
 from ..engine.errors import ColorettoError
 from ..engine.observation import Observation
 from ..engine.rules import Rules
@@ -104,14 +104,14 @@ def parse_table_url(url: str) -> tuple[str, str, str]:
     """
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise UsageError(f"{url!r} is not an http:// or https:// link to a table")
+        raise UsageError(f"{short_repr(url)} is not an http:// or https:// link to a table")
     for pat in ID_PATTERNS:
         m = re.search(pat, parts.path)
         if m:
             base = f"{parts.scheme}://{parts.netloc}"
             ws = ("wss" if parts.scheme == "https" else "ws") + f"://{parts.netloc}"
             return base, ws, m.group(1)
-    raise UsageError(f"{url!r} names no table: use the invite link, http://HOST:PORT/table/ID")
+    raise UsageError(f"{short_repr(url)} names no table: use the invite link, http://HOST:PORT/table/ID")
 
 
 def outcome_json(
@@ -408,7 +408,7 @@ def _client(args: argparse.Namespace) -> _Client:
     except ValueError as exc:
         raise UsageError(f"--time: {exc}") from None
     if args.fallback not in PEOPLE_OPPONENTS:
-        raise UsageError(f"--fallback {args.fallback!r} is not a computer player the server offers; "
+        raise UsageError(f"--fallback {short_repr(args.fallback)} is not a computer player the server offers; "
                          f"choose one of {', '.join(PEOPLE_OPPONENTS)}")
     if args.seat is not None and args.seat < 1:
         raise UsageError(f"--seat {args.seat}: seats are counted from 1 (seat 1 is the first seat)")

@@ -159,7 +159,7 @@ def rules_from_args(args: argparse.Namespace) -> tuple[Rules, dict[str, Any]]:
                 value = tuple(int(x) for x in value.split(","))
             except ValueError:
                 raise UsageError(
-                    f"--row-capacities must be integers separated by commas, got {value!r}"
+                    f"--row-capacities must be integers separated by commas, got {short_repr(value)}"
                 ) from None
         overrides[key] = value
     name = args.preset or "classic"
@@ -261,7 +261,7 @@ surrounding spaces ignored).
     """
     key = fold(name)
     if any(fold(other) == key for s, other in enumerate(names) if s != human):
-        raise UsageError(f"--name {name!r} is a computer player's name at this table: choose another")
+        raise UsageError(f"--name {short_repr(name)} is a computer player's name at this table: choose another")
 
 
 def _opponent_specs(text: str | None, human_seats: list[int], n: int) -> list[str | None]:
@@ -277,7 +277,7 @@ def _opponent_specs(text: str | None, human_seats: list[int], n: int) -> list[st
     others = [s for s in range(n) if s not in human_seats]
     names = [x.strip() for x in (DEFAULT_OPPONENT if text is None else text).split(",")]
     if any(not x for x in names):
-        raise UsageError(f"--opponents has an empty name: {text!r}")
+        raise UsageError(f"--opponents has an empty name: {short_repr(text)}")
     if len(names) == 1:
         names = names * len(others)
     if len(names) != len(others):

@@ -245,12 +245,13 @@ def _move_clocks(text: str) -> tuple[float, ...]:
     Raises:
         UsageError: an empty list, or a value that is not a positive number.
     """
+    from ..engine.actions import short_repr
     from .main import UsageError
 
     try:
         clocks = tuple(sorted({float(x) for x in text.split(",") if x.strip()}))
     except ValueError:
-        raise UsageError(f"--move-clocks: comma-separated seconds such as 20,45,90, not {text!r}") from None
+        raise UsageError(f"--move-clocks: comma-separated seconds such as 20,45,90, not {short_repr(text)}") from None
     if not clocks or any(not 0 < c < 86400 for c in clocks):
-        raise UsageError(f"--move-clocks: one or more seconds, each above 0 and below 86400, not {text!r}")
+        raise UsageError(f"--move-clocks: one or more seconds, each above 0 and below 86400, not {short_repr(text)}")
     return clocks

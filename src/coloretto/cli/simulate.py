@@ -19,6 +19,7 @@ from ..agents.registry import check_spec, is_external
 from ..arena.failures import DEFAULT_FAILURE_POLICY, parse_failure_policy
 from ..arena.simulate import ENGINE_PATH, SimulationResult, simulate
 from ..arena.stats import AgentSummary, summarize_agents, summarize_seats
+from ..engine.actions import short_repr
 from ..engine.errors import ColorettoError
 from ..engine.rules import PRESETS, Rules, preset
 from ..engine.seeds import new_secret, seal
@@ -125,7 +126,7 @@ def _specs(args: argparse.Namespace) -> list[str]:
         return ["greedy"] + ["random"] * (args.players - 1)
     specs = [s.strip() for s in args.agents.split(",")]
     if any(not s for s in specs):
-        raise UsageError(f"--agents {args.agents!r}: an agent spec is empty")
+        raise UsageError(f"--agents {short_repr(args.agents)}: an agent spec is empty")
     # each spec is checked before their number: "--agents foo" is a typo, not a short list
     for spec in dict.fromkeys(specs):
         try:

@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from ..agents.base import Budget
 from ..agents.registry import check_spec
+from ..engine.actions import short_repr
 from ..engine.errors import ConfigurationError
 from ..engine.rules import PRESETS, TABLES
 from ..engine.rules import preset as make_preset
@@ -266,7 +267,7 @@ def build_config(args: argparse.Namespace) -> Any:
     agents = tuple(a.strip() for a in args.agents.split(","))
     if any(not a for a in agents):
         raise UsageError(
-            f"--agents {args.agents!r}: empty agent name (give specs separated by commas)"
+            f"--agents {short_repr(args.agents)}: empty agent name (give specs separated by commas)"
         )
     # each spec is checked before their number: "--agents foo" is a typo, not a short list
     for spec in dict.fromkeys(agents):
@@ -277,7 +278,7 @@ def build_config(args: argparse.Namespace) -> Any:
             f"--agents names {len(agents)} agents but --players is {players}: give one agent per seat"
         )
     if args.preset not in PRESETS:
-        raise UsageError(f"unknown preset {args.preset!r}; known: {', '.join(PRESETS)}")
+        raise UsageError(f"unknown preset {short_repr(args.preset)}; known: {', '.join(PRESETS)}")
     try:
         overrides = {} if args.table is None else {"table": args.table}
         rules = make_preset(args.preset, players, **overrides)

@@ -19,7 +19,7 @@ from rich.text import Text
 from ..agents.advisor import Advice, advise
 from ..agents.base import Agent, Budget
 from ..arena.driver import raise_if_interrupted
-from ..engine.actions import Action
+from ..engine.actions import Action, short_repr
 from ..engine.cards import COLORS, LETTERS
 from ..engine.observation import Observation
 from ..engine.state import GameState
@@ -114,7 +114,7 @@ class Keyboard(Agent):
             else:
                 self.console.print(
                     Text(
-                        f"{answer!r} is not a choice here; type one of: {' '.join(keys)} (or ? for help)",
+                        f"{short_repr(answer)} is not a choice here; type one of: {' '.join(keys)} (or ? for help)",
                         style="red",
                     )
                 )

@@ -125,6 +125,7 @@ def test_default_time_ms() -> None:
     "mode, kind, words",
     [
         ("crash", "exited", "exit status 3"),
+        ("killed", "exited", "killed by signal 9 (SIGKILL)"),
         ("silent", "timeout", "within 150 ms"),
         ("malformed", "malformed", "not a JSON line"),
         ("wrongtype", "malformed", '"type": "action"'),
@@ -217,3 +218,13 @@ def test_example_engine_plays_legal_complete_games(players: int) -> None:
             engine.game_over(game.state.totals(), game.state.winners())
     finally:
         engine.close()
+
+
+def test_how_a_program_ended_is_said_in_words() -> None:
+    import doctest
+
+    from coloretto.agents import external
+
+    result = doctest.testmod(external, verbose=False)
+    assert result.attempted >= 1 and result.failed == 0
+    assert external.how_it_ended(-999) == "killed by signal 999"

@@ -32,6 +32,7 @@ import json
 import logging
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -64,6 +65,23 @@ log = logging.getLogger(__name__)
 
 _EOF: Final = object()
 
+
+def how_it_ended(code: int | None) -> str:
+    """How a program ended, from ``Popen.returncode`` ``code``: ``exit status N``, ``killed
+    by signal N (NAME)`` for a negative code, or ``still running`` for ``None``.
+
+    >>> how_it_ended(3), how_it_ended(-9), how_it_ended(None)
+    ('exit status 3', 'killed by signal 9 (SIGKILL)', 'still running')
+    """
+    if code is None:
+        return "still running"
+    if code >= 0:
+        return f"exit status {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        return f"killed by signal {-code}"
+    return f"killed by signal {-code} ({name})"
 
 class EngineFailure(ColorettoError):
     """An external engine broke the protocol.
@@ -345,13 +363,13 @@ class ExternalAgent(Agent):
         proc = self._proc
         if proc is None or proc.stdin is None or proc.poll() is not None:
             code = self._exit_code if proc is None else proc.poll()
-            self._fail("exited", f"the program is not running (exit status {code})")
+            self._fail("exited", f"the program is not running ({how_it_ended(code)})")
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
         try:
             proc.stdin.write(data)
             proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
-            self._fail("exited", f"the program closed its input (exit status {proc.poll()})")
+            self._fail("exited", f"the program closed its input ({how_it_ended(proc.poll())})")
 
     def _request(self, message: dict[str, Any], timeout_ms: int, what: str) -> dict[str, Any]:
         """Send ``message``, then wait up to ``timeout_ms`` for one answer line (a JSON object)."""
@@ -372,7 +390,7 @@ class ExternalAgent(Agent):
             self._fail(
                 "exited",
                 f"the program ended its output while the host waited for the answer to {what}"
-                f" (exit status {code})",
+                f" ({how_it_ended(code)})",
             )
         assert isinstance(item, bytes)
         if len(item) > MAX_LINE_BYTES:

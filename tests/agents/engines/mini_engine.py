@@ -2,6 +2,7 @@
 
 ok         plays the first legal action
 crash      exits (status 3) at its first decide
+killed     is killed by SIGKILL at its first decide (as by the kernel's out-of-memory killer)
 silent     never answers decide (keeps reading)
 malformed  answers decide with a line that is not JSON
 illegal    answers decide with an action outside legal (take row 5 / draw)
@@ -14,6 +15,7 @@ stubborn   like ok, but ignores quit, the end of its input and SIGTERM (must be 
 """
 
 import json
+import os
 import signal
 import sys
 import time
@@ -41,6 +43,8 @@ for line in sys.stdin:
         legal = msg["legal"]
         if mode == "crash":
             sys.exit(3)
+        if mode == "killed":
+            os.kill(os.getpid(), signal.SIGKILL)
         if mode == "silent":
             continue
         if mode == "malformed":

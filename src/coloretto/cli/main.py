@@ -7,7 +7,8 @@ the parsed ``argparse.Namespace`` and returning the exit status).
 Before a command runs, ``preflight`` checks the extras it needs and compiles the fast core
 when it will be used and its cache is cold (``coloretto.cli.preflight``).
 
-Exit status: 0 ok, 1 a failed check, 2 bad usage or input (a missing extra included).
+Exit status: 0 ok, 1 a failed check, 2 bad usage or input (a missing extra included), 130
+after Ctrl-C, 143 after SIGTERM (``coloretto.cli.stopping``: both stop the same clean way).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any, Final
 from .._optional import MissingExtra
 from ..engine.errors import ColorettoError
 from .preflight import preflight
+from .stopping import EXIT_TERMINATED, Terminated, sigterm_as_interrupt
 
 SUBCOMMANDS = (
     "play",
@@ -38,6 +40,10 @@ SUBCOMMANDS = (
     "warmup",
     "train",
 )
+
+
+EXIT_INTERRUPTED: Final = 130
+"""Exit status after Ctrl-C (128 + SIGINT)."""
 
 
 class UsageError(ColorettoError):
@@ -169,8 +175,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        preflight(args)
-        status = args.func(args)
+        with sigterm_as_interrupt(enabled=not getattr(args, "own_sigterm", False)) as stop:
+            preflight(args)
+            status = args.func(args)
+        if stop.received and status == EXIT_INTERRUPTED:
+            status = EXIT_TERMINATED  # the terminal game's own Ctrl-C status
     except MissingExtra as exc:
         # One line that names the extra and the install command.
         where = "" if exc.feature.startswith("coloretto ") else f"coloretto {args.command}: "
@@ -179,8 +188,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, ColorettoError) as exc:
         print(f"coloretto {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except Terminated:
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader closed early (e.g. `coloretto show --json f | head`): not an error of ours.
         silence_stdout()

@@ -70,7 +70,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--process-id", default="", help="name of this process (logs, presence); random if empty")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.add_argument("--access-log", action=argparse.BooleanOptionalAction, default=True, help="log every HTTP request")
-    p.set_defaults(func=run)
+    # uvicorn stops the server gracefully on SIGTERM itself, then ends by that signal
+    p.set_defaults(func=run, own_sigterm=True)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -124,3 +124,17 @@ def test_final_breakdown_and_match_table_keep_names_and_scores_whole() -> None:
         entry = block(lines, name)
         for n in [*(g[s] for g in games), totals[s]]:
             assert number_in(entry, n), (n, entry)
+
+
+def test_the_legend_never_splits_a_card_from_its_name() -> None:
+    """At 40 and at 80 columns (a standard terminal, where ``[Y]`` and ``yellow`` used to
+    be split across lines) every card stays beside its name."""
+    state = new_game(Rules(players=4, edition="modern"), 1)
+    pieces = ["[B] blue", "[N] brown", "[G] gray", "[E] green", "[O] orange", "[P] pink",
+              "[Y] yellow", "[J] joker", "[*] golden joker", '[+] "+2"']
+    on_one_line(narrow(render.legend(state)), *pieces)
+    buf = io.StringIO()
+    Console(file=buf, width=80, color_system=None).print(render.board(state, NAMES))
+    lines = buf.getvalue().splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    on_one_line(lines, *pieces)

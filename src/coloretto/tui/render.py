@@ -106,22 +106,40 @@ def cards(codes: Iterable[int]) -> Text:
     return out
 
 
-def legend(state: GameState) -> Text:
-    """Two lines: every letter used in this game (colours in play and special cards), then
-    the score table in use (``score_table_text``)."""
-    out = Text("Cards: ", style="dim")
+class Flow:
+    """``items`` left to right after ``lead``, two spaces apart, a new line starting before
+    an item that would pass the width: an item (``[Y] yellow``) is never split, as wrapping
+    one ``Text`` would split it at its space. An item wider than the console is folded."""
+
+    def __init__(self, lead: Text, items: Sequence[Text]) -> None:
+        self.lead = lead
+        self.items = tuple(items)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """The lines at ``options.max_width``, each a ``Text``."""
+        width = options.max_width
+        line, empty = self.lead.copy(), True
+        for item in self.items:
+            gap = 0 if empty else 2
+            if not empty and line.cell_len + gap + item.cell_len > width:
+                yield line
+                line, gap = Text(), 0
+            line.append(" " * gap)
+            line.append_text(item)
+            empty = False
+        yield line
+
+
+def legend(state: GameState) -> RenderableType:
+    """Two lines (more on a narrow console): every letter used in this game (colours in play
+    and special cards), each with its name and never split from it (``Flow``), then the
+    score table in use (``score_table_text``)."""
     codes = list(state.in_play) + [JOKER]
     if state.rules.golden_jokers:
         codes.append(GOLDEN_JOKER)
     codes.append(PLUS2)
-    for i, c in enumerate(codes):
-        if i:
-            out.append("  ")
-        out.append_text(card(c))
-        out.append(" " + CARD_LABELS[c])
-    out.append("\n")
-    out.append_text(score_table_text(state.rules))
-    return out
+    entries = [card_named(c) for c in codes]
+    return Group(Flow(Text("Cards: ", style="dim"), entries), score_table_text(state.rules))
 
 
 def score_table_text(rules: Rules) -> Text:

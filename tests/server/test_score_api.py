@@ -113,6 +113,7 @@ def test_the_example_and_defaults(base: str) -> None:
      # look-alikes of card names, in any case and width; the Last Round card
      ({"Jokerfarbe": 2}, "brown"), ({"plus": 1}, "brown"), ({"jokers": 1}, "brown"), ({"+ 2": 1}, "brown"),
      ({"＋ ２": 1, "red": 1}, "brown"), ({"2+": 1}, "brown"),
+     ({"Jolly": 1}, "brown"), ({"Золотий джокер": 1}, "brown"), ({"doré": 1}, "brown"),
      ({"ＪＯＫＥＲ": 1, "red": 1}, "brown"), ({"green": 1, "ＧＲＥＥＮ": 1}, "brown"),
      ({"Straße": 1, "STRASSE": 1}, "brown"), ({"Last Round": 1}, "brown"), ({"gold": 1}, "brown"),
      # counts the game does not have

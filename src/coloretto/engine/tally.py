@@ -77,6 +77,15 @@ LOOKALIKE_PARTS: Final = ("joker", "plus", "+", "golden")
 between the letters: ``+ 2``, ``gold-en``) is refused: it is almost certainly a mistyped
 joker, golden joker or "+2" card, and counted as a colour it would score wrong."""
 
+JOKER_WORDS: Final = ("jolly", "джокер")
+"""The joker's name where it is not "Joker" in the languages the game is played in here
+(Italian ``Jolly``, Ukrainian ``Джокер``; German, Dutch and French say ``Joker``): a colour
+label containing one is read as containing ``joker`` (``Jolly d'oro``, ``Джокери``)."""
+
+GOLDEN_WORDS: Final = ("gouden", "doré", "d'oro", "золот")
+""""Golden" in Dutch, French, Italian and Ukrainian (German ``Goldener`` contains it):
+beside a joker word, read as ``golden``, so that the suggestion is the golden joker."""
+
 
 def card_name(label: str) -> str | None:
     """The card a tally label names, ``"joker"``, ``"golden_joker"`` or ``"plus2"``, or None
@@ -232,20 +241,29 @@ def _check_lookalike(label: str, key: str) -> None:
 
     Raises:
         TallyError: the label names a card, or contains ``joker``, ``plus``, ``+`` or
-            ``golden`` with spaces, ``_`` and ``-`` left out; the message
-            suggests the closest card name.
+            ``golden`` (or a word of ``JOKER_WORDS``) with spaces, ``_`` and ``-`` left
+            out; the message suggests the closest card name.
     """
     kind = card_name(label)
     if kind is not None:
         raise TallyError(f"{label!r} is a card, not a colour; count it as {kind!r}")
     squashed = "".join(ch for ch in key if ch not in " _-")
+    for word in JOKER_WORDS:
+        squashed = squashed.replace(word, "joker")
+    if "joker" in squashed:
+        for word in GOLDEN_WORDS:
+            squashed = squashed.replace(word, "golden")
     if not any(part in squashed for part in LOOKALIKE_PARTS):
         return
-    close = difflib.get_close_matches(squashed, list(_RESERVED), n=1, cutoff=0.0)
-    name = _RESERVED[close[0]] if close else "joker"
+    if "joker" in squashed and "golden" in squashed:
+        name = "golden_joker"  # in either order: "Jolly d'oro"
+    else:
+        close = difflib.get_close_matches(squashed, list(_RESERVED), n=1, cutoff=0.0)
+        name = _RESERVED[close[0]] if close else "joker"
     raise TallyError(
         f"{label!r} is not a card name; did you mean {name}? (card names: joker, "
-        "golden_joker, plus2 or +2; a colour label must not contain joker, plus, + or golden)"
+        "golden_joker, plus2 or +2; a colour label must not contain joker, plus, + or golden, "
+        "nor Jolly or Джокер)"
     )
 
 

@@ -87,6 +87,8 @@ def test_unnamed_colours_golden_joker_and_extras() -> None:
         ({"Джокери": 1}, "brown", None, "cards", "did you mean joker?"),
         ({"Золотий джокер": 1}, "brown", None, "cards", "did you mean golden_joker?"),
         ({"Joker doré": 1}, "brown", None, "cards", "must not contain joker"),
+        ({"j\u03bfker": 1}, "brown", None, "cards", "mixes Greek and Latin letters"),
+        ({"green": 1, "gr\u0435\u0435n": 1}, "brown", None, "cards", "mixes Cyrillic and Latin letters"),
         ({"ｊｏｋｅｒｓ": 1}, "brown", None, "cards", "did you mean joker?"),
         ({"green": 1, "ＧＲＥＥＮ": 1}, "brown", None, "cards", "given twice"),
         ({"Straße": 1, "STRASSE": 1}, "brown", None, "cards", "given twice"),

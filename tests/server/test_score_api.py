@@ -114,6 +114,7 @@ def test_the_example_and_defaults(base: str) -> None:
      ({"Jokerfarbe": 2}, "brown"), ({"plus": 1}, "brown"), ({"jokers": 1}, "brown"), ({"+ 2": 1}, "brown"),
      ({"＋ ２": 1, "red": 1}, "brown"), ({"2+": 1}, "brown"),
      ({"Jolly": 1}, "brown"), ({"Золотий джокер": 1}, "brown"), ({"doré": 1}, "brown"),
+     ({"j\u03bfker": 1}, "brown"), ({"зелений": 2, "Grün": 1}, "brown"),
      ({"ＪＯＫＥＲ": 1, "red": 1}, "brown"), ({"green": 1, "ＧＲＥＥＮ": 1}, "brown"),
      ({"Straße": 1, "STRASSE": 1}, "brown"), ({"Last Round": 1}, "brown"), ({"gold": 1}, "brown"),
      # counts the game does not have

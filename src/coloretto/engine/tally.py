@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
@@ -185,7 +186,8 @@ def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus
             (``str.isprintable``, as seat names) or is longer than ``MAX_LABEL_LENGTH``,
             names the Last Round card or a card (``card_name``), looks like a card name
             (contains one of ``LOOKALIKE_PARTS``, e.g. ``jokers``, ``plus``, ``+ 2``,
-            ``goldenjoker``; the message suggests the name), or repeats another label
+            ``goldenjoker``; the message suggests the name), mixes Latin, Greek or Cyrillic
+            letters (``_check_one_alphabet``), or repeats another label
             (as ``fold`` compares them: any case, full-width letters as letters); more
             than seven colours; a count that is not
             a whole number, is negative, or is more than the game has (9 per colour, 10 "+2"
@@ -214,6 +216,7 @@ def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus
                 f"{label!r}: the Last Round card never scores (docs/rules.md §5.1); leave it out"
             )
         _check_lookalike(label, key)
+        _check_one_alphabet(label, key)
         if key in seen:
             raise TallyError(f"colour {label!r} is given twice (also as {seen[key]!r})")
         seen[key] = label
@@ -233,6 +236,27 @@ def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus
         )
     if sum(colors.values()) + jokers + golden_jokers + plus2 == 0:
         raise EmptyTallyError()
+
+
+ALPHABETS: Final = ("LATIN", "GREEK", "CYRILLIC")
+"""Alphabets with letters that look alike (Latin ``o``, Greek ``ο``, Cyrillic ``о``): a
+colour label may use one of them, never two."""
+
+
+def _check_one_alphabet(label: str, key: str) -> None:
+    """Refuse a colour label ``label`` (``key``: as folded by ``fold``) with letters of two of
+    ``ALPHABETS``: ``jοker`` with a Greek omicron would be a colour, not a joker, and
+    ``grееn`` with Cyrillic e's a second green. Unicode names the alphabet of each letter.
+
+    Raises:
+        TallyError: the message names the two alphabets.
+    """
+    used = sorted({unicodedata.name(ch, "").split(" ")[0] for ch in key if ch.isalpha()} & set(ALPHABETS))
+    if len(used) > 1:
+        raise TallyError(
+            f"colour label {label!r} mixes {' and '.join(a.title() for a in used)} letters "
+            "(a look-alike letter?); write it in one alphabet"
+        )
 
 
 def _check_lookalike(label: str, key: str) -> None:

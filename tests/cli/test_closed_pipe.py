@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -49,3 +50,22 @@ def test_a_full_device_under_the_output_is_one_line(argv: list[str]) -> None:
     err = done.stderr.decode()
     assert done.returncode == 1, err
     assert err == f"coloretto {argv[0]}: error: cannot write: No space left on device\n"
+
+
+def test_a_terminal_game_whose_screen_cannot_be_written_ends_before_it_starts(tmp_path: Path) -> None:
+    """``play > /dev/full`` is one line and status 1, ``play | head -c 0`` status 0; neither
+    plays, so neither writes a record (docs/terminal.md, exit status)."""
+    argv = [sys.executable, "-m", "coloretto", "play", "--save", str(tmp_path / "g.json")]
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(argv, stdout=full, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              timeout=100, check=False, cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.decode() == "coloretto play: error: cannot write: No space left on device\n"
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, cwd=tmp_path)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait(timeout=100) == 0, err
+    assert not (tmp_path / "g.json").exists()

@@ -105,6 +105,8 @@ def test_connect_starts_the_engine_before_taking_a_seat(tmp_path: Path, server_f
         assert "coloretto connect: error:" in err and "seated at table" not in err, (extra, err)
         if "--seat" in extra:
             assert said[extra[-1]] in err, err
+        if extra[1] == "":
+            assert "--engine: the engine's command line is empty" in err and "cmd:" not in err, err
         if kind is not None:  # the engine was tried: the JSON outcome says so
             report = json.loads(out)
             assert report["outcome"] == "engine_failed" and report["joined"] is False, report

@@ -156,7 +156,7 @@ class ExternalAgent(Agent):
         except ValueError as exc:
             raise ColorettoError(f"engine command {command!r} cannot be split: {exc}") from None
         if not argv:
-            raise ColorettoError("engine command is empty (use cmd:PROGRAM [ARGS])")
+            raise ColorettoError("the engine's command line is empty: give the program to run and its arguments")
         self.command = command
         self.argv = argv
         self.grace_ms = int(grace_ms)

@@ -417,7 +417,7 @@ def _client(args: argparse.Namespace) -> _Client:
     try:
         agent = ExternalAgent(args.engine, budget=budget)
     except ColorettoError as exc:
-        raise UsageError(f"--engine: {exc}") from None
+        raise UsageError(f"--engine: {exc} (such as --engine 'python3 my_bot.py')") from None
     policy = FailurePolicy("fallback", args.fallback, covers="engines")
     return _Client(args, lib, base, ws_base, table_id, agent, policy, token=args.token)
 

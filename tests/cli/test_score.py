@@ -342,3 +342,14 @@ def test_the_largest_possible_counts_are_accepted(capsys: pytest.CaptureFixture[
     data = score_json(["green=9", "yellow=09", "plus2=10", "golden_joker=1", "joker=2"], capsys)
     assert data["plus2"] == 20 and data["counts"]["green"] == 9
     assert data["total"] == 21 + 21 + 6 + 20  # the jokers start a third colour (3 cards: 6)
+
+
+def test_bytes_that_are_not_utf8_are_named_as_such(tmp_path: Path) -> None:
+    """A label or a --name typed with bytes that are not UTF-8 (a terminal set to Latin-1) is
+    refused for that reason, not as a control character."""
+    exe = str(Path(sys.executable).parent / "coloretto")
+    for argv in ([exe.encode(), b"score", b"gr\xfcn=3"], [exe.encode(), b"play", b"--name", b"J\xfcrgen"]):
+        done = subprocess.run(argv, capture_output=True, stdin=subprocess.DEVNULL, cwd=tmp_path,  # noqa: PLW1510
+                              timeout=60)
+        assert done.returncode == 2, done.stderr
+        assert b"cannot hold bytes that are not UTF-8 text" in done.stderr, done.stderr

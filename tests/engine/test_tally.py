@@ -88,6 +88,7 @@ def test_unnamed_colours_golden_joker_and_extras() -> None:
         ({"Золотий джокер": 1}, "brown", None, "cards", "did you mean golden_joker?"),
         ({"Joker doré": 1}, "brown", None, "cards", "must not contain joker"),
         ({"j\u03bfker": 1}, "brown", None, "cards", "mixes Greek and Latin letters"),
+        ({"gr\udcffn": 1}, "brown", None, "cards", "cannot hold bytes that are not UTF-8 text"),
         ({"green": 1, "gr\u0435\u0435n": 1}, "brown", None, "cards", "mixes Cyrillic and Latin letters"),
         ({"ｊｏｋｅｒｓ": 1}, "brown", None, "cards", "did you mean joker?"),
         ({"green": 1, "ＧＲＥＥＮ": 1}, "brown", None, "cards", "given twice"),

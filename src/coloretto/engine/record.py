@@ -136,6 +136,21 @@ the invisible format characters (zero-width, bidirectional marks) that could fak
 name or line."""
 
 
+NOT_UTF8: Final = "cannot hold bytes that are not UTF-8 text"
+"""What is said of a name or label from the command line with bytes that are not UTF-8:
+Python keeps each such byte as a lone surrogate (``\\udcff`` for the byte 0xff)."""
+
+
+def unprintable(text: str) -> str:
+    """Why ``str.isprintable`` refuses ``text``: ``NOT_UTF8`` when it holds a byte that was
+    not UTF-8 (a lone surrogate, as the command line keeps such bytes), else ``UNPRINTABLE``.
+
+    >>> unprintable("ab\\udcff") == NOT_UTF8, unprintable("a\\nb") == UNPRINTABLE
+    (True, True)
+    """
+    return NOT_UTF8 if any("\udc80" <= ch <= "\udcff" for ch in text) else UNPRINTABLE
+
+
 def name_problem(name: str, *, longest: int | None = NAME_MAX) -> str | None:
     """What is wrong with the seat name ``name``, or ``None``: a name is shown on one line of
     a terminal, so it cannot hold control characters (``str.isprintable``: line breaks,
@@ -149,7 +164,7 @@ def name_problem(name: str, *, longest: int | None = NAME_MAX) -> str | None:
     True
     """
     if not name.isprintable():
-        return UNPRINTABLE
+        return unprintable(name)
     if longest is not None and len(name.strip()) > longest:
         return f"has {len(name.strip())} characters; at most {longest}"
     return None

@@ -27,7 +27,7 @@ from typing import Any, Final, Literal
 
 from .cards import CARDS_PER_COLOR, NUM_COLORS, NUM_PLUS2
 from .fold import fold
-from .record import UNPRINTABLE
+from .record import unprintable
 from .rules import TABLES, Rules
 from .scoring import ScoringError, optimal_score
 
@@ -204,7 +204,7 @@ def check_tally(colors: Mapping[str, int], jokers: int, golden_jokers: int, plus
         if not name:
             raise TallyError("a colour label is empty")
         if not name.isprintable():
-            raise TallyError(f"colour label {label!r} {UNPRINTABLE}")
+            raise TallyError(f"colour label {label!r} {unprintable(name)}")
         if len(name) > MAX_LABEL_LENGTH:
             raise TallyError(
                 f"colour label {name[:MAX_LABEL_LENGTH]!r}... is longer than "

@@ -131,3 +131,21 @@ def test_a_saved_pending_draw_is_shown(tmp_path: Path, capsys: pytest.CaptureFix
     rec["actions"].pop()
     assert main(["show", write(tmp_path, rec, "turn.json")]) == 0
     assert "must place it" not in capsys.readouterr().out
+
+
+def test_names_are_whole_at_80_columns_and_shared_names_get_their_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record from the web names its computer seats alike (``computer:random``); at 80
+    columns the final scores keep every name whole (wrapped, never cut with an ellipsis), and
+    the winner line names the seat of a shared name."""
+    monkeypatch.setenv("COLUMNS", "80")
+    rec = record()
+    rec["seats"] = ["Bartholomew-Fitzgeraldus", "computer:random", "computer:random", "computer:random"]
+    winner = max(range(4), key=lambda s: rec["result"]["scores"][s])
+    assert winner != 0  # the deal of seed 1: a computer seat wins
+    assert main(["show", write(tmp_path, rec), "--seat", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "…" not in text
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert f"Winner: seat {winner + 1} (computer:random) with" in text

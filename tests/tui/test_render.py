@@ -131,3 +131,12 @@ def test_score_table_in_use_is_shown_with_the_board() -> None:
         assert render.score_table_text(rules).plain == expected
         board = text_of(render.board(new_game(rules, 1), ["A", "B", "C", "D"], viewer=0), width=200)
         assert expected in board
+
+
+def test_the_examples_in_render_pass() -> None:
+    import doctest
+
+    from coloretto.tui import render as module
+
+    result = doctest.testmod(module, verbose=False)
+    assert result.attempted >= 1 and result.failed == 0

@@ -20,6 +20,7 @@ from rich.text import Text
 from ..engine.errors import UnreadableRecordError
 from ..engine.record import load_record_json, replay
 from ..text import plural
+from ..tui.render import seat_name
 from .console import StdoutConsole
 from .main import UsageError
 
@@ -118,16 +119,9 @@ def run(args: argparse.Namespace) -> int:
     for s, name in enumerate(game.seats):
         table.add_row(str(s + 1), Text(name), str(totals[s]), str(ranks[s]))
     console.print(table)
-    winners = ", ".join(_seat_name(game.seats, s) for s in st.winners())
+    winners = ", ".join(seat_name(game.seats, s) for s in st.winners())
     label = "Winner" if len(st.winners()) == 1 else "Shared win"
     console.print(
         f"{label}{'' if st.is_over() else ' (so far)'}: {winners}", markup=False, soft_wrap=True
     )
     return 0
-
-
-def _seat_name(seats: list[str], seat: int) -> str:
-    """The name of ``seat`` (0-based) for a person: with its seat number, counted from 1,
-    when another seat has the same name (``seat 3 (computer:medium)``)."""
-    name = seats[seat]
-    return f"seat {seat + 1} ({name})" if seats.count(name) > 1 else name

@@ -309,7 +309,7 @@ def _players_table(state: GameState, seats: Sequence[_Seat]) -> Table:
     status."""
     players = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
     players.add_column("", width=1)
-    players.add_column("player")
+    players.add_column("player", overflow="fold")
     players.add_column("collection")
     players.add_column("score", justify="right")
     match = state.rules.match_games > 1
@@ -385,7 +385,7 @@ def breakdown_table(
     On a console too narrow for its seven columns (``Fitted``) each player is a block of
     lines instead (``_breakdown_block``): the name, then the same facts one to a line."""
     table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
-    table.add_column("player")
+    table.add_column("player", overflow="fold")
     table.add_column("positive colours")
     table.add_column("negative colours")
     table.add_column("jokers to")
@@ -470,7 +470,7 @@ def match_table(
     narrow for a column per game (``Fitted``), per player its name, then its scores game
     after game and its total."""
     table = Table(box=box.SIMPLE_HEAD, title="Match", title_justify="left", pad_edge=False)
-    table.add_column("player")
+    table.add_column("player", overflow="fold")
     for g in range(len(game_scores)):
         table.add_column(f"game {g + 1}", justify="right")
     table.add_column("total", justify="right", style="bold")
@@ -485,9 +485,22 @@ def match_table(
     return Fitted(table, blocks)
 
 
+def seat_name(names: Sequence[str], seat: int) -> str:
+    """The name of ``seat`` (0-based) for a person: with its seat number, counted from 1,
+    when another seat has the same name, as two computer seats of a web table do
+    (``seat 3 (computer:medium)``).
+
+    >>> seat_name(["Ann", "computer:random", "computer:random"], 2), seat_name(["Ann", "Bo"], 0)
+    ('seat 3 (computer:random)', 'Ann')
+    """
+    name = names[seat]
+    return f"seat {seat + 1} ({name})" if list(names).count(name) > 1 else name
+
+
 def winners_text(winners: Sequence[int], totals: Sequence[int], names: Sequence[str]) -> Text:
-    """``Winner: Ann with 41 points`` or, for a tie, ``Shared win: Ann, Bob with 30 points``."""
-    who = ", ".join(names[s] for s in winners)
+    """``Winner: Ann with 41 points`` or, for a tie, ``Shared win: Ann, Bob with 30 points``;
+    a name that two seats share comes with its seat (``seat_name``)."""
+    who = ", ".join(seat_name(names, s) for s in winners)
     best = totals[winners[0]]
     if len(winners) == 1:
         return Text(f"Winner: {who} with {best} points", style="bold green")

@@ -298,7 +298,9 @@ def test_saved_files_get_the_permissions_open_would_give(tmp_path: Path) -> None
 @pytest.mark.parametrize(
     ("content", "error", "words"),
     [
-        (b"\xff\xfe", UnreadableRecordError, "is not a text (UTF-8) file"),
+        (b"{\xff}", UnreadableRecordError, "is not a text (UTF-8) file"),
+        (b"\xff\xfe{\x00}\x00", UnreadableRecordError, "is UTF-16 text; save it as UTF-8"),
+        (b'{"seed": 11, "seed": 12}', UnreadableRecordError, "JSON object gives the key 'seed' twice"),
         (b"{not json", UnreadableRecordError, "is not JSON"),
         (b"[" * 100_000 + b"]" * 100_000, UnreadableRecordError, "nested too deeply"),
         (b'{"a": ' + b"9" * 5000 + b"}", UnreadableRecordError, "a number in it is too large"),
@@ -308,7 +310,7 @@ def test_saved_files_get_the_permissions_open_would_give(tmp_path: Path) -> None
         (b"[1, 2]", InvalidRecordError, "a record must be a JSON object, not array"),
         (b'{"format": "other/1"}', InvalidRecordError, "format must be 'coloretto-record/1', got 'other/1'"),
     ],
-    ids=["not-utf8", "not-json", "too-deep", "huge-number", "nan", "infinity", "huge-float", "not-object",
+    ids=["not-utf8", "utf16", "duplicate-key", "not-json", "too-deep", "huge-number", "nan", "infinity", "huge-float", "not-object",
          "wrong-format"],
 )
 def test_read_errors_say_what_is_wrong(
@@ -384,3 +386,13 @@ def test_the_unchecked_reader_gives_any_json_value(tmp_path: Path, content: byte
         assert str(unchecked.value) == str(checked.value)
     with pytest.raises(UnreadableRecordError, match="is a directory"):
         load_record_json(tmp_path)
+
+
+def test_a_byte_order_mark_is_read_past(tmp_path: Path) -> None:
+    """Windows Notepad may start a saved UTF-8 file with a byte-order mark: the record reads
+    as without it."""
+    rec = play(Rules(players=3), 3, 20).to_record()
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(rec).encode())
+    assert load_record(path) == json.loads(json.dumps(rec))
+    assert read_record("\ufeff" + json.dumps(rec)) == json.loads(json.dumps(rec))

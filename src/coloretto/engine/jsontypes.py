@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["json_type"]
+__all__ = ["json_type", "unique_object"]
 
 _NAMES = {dict: "object", list: "array", str: "string", int: "number", float: "number"}
 
@@ -23,3 +23,25 @@ def json_type(value: Any) -> str:
     if isinstance(value, bool):
         return "true or false"
     return _NAMES.get(type(value), type(value).__name__)
+
+
+def unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object from its key-value ``pairs`` (``json.loads``'s ``object_pairs_hook``),
+    refusing a key given twice: JSON does not say which of the two counts.
+
+    >>> unique_object([("seed", 11), ("seats", [])])
+    {'seed': 11, 'seats': []}
+    >>> unique_object([("seed", 11), ("seed", 12)])
+    Traceback (most recent call last):
+    ...
+    ValueError: JSON object gives the key 'seed' twice
+
+    Raises:
+        ValueError: a repeated key (its first 40 characters in the message).
+    """
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"JSON object gives the key {key[:40]!r} twice")
+        out[key] = value
+    return out

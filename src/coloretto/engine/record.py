@@ -14,6 +14,7 @@ only I/O.
 
 from __future__ import annotations
 
+import codecs
 import errno
 import json
 import os
@@ -36,7 +37,7 @@ from .errors import (
     InvalidRecordError,
     UnreadableRecordError,
 )
-from .jsontypes import json_type
+from .jsontypes import json_type, unique_object
 from .rules import Rules
 from .setup import Setup
 from .state import GameState
@@ -787,19 +788,26 @@ def parse_record(text: str | bytes, *, source: str = "the record") -> Any:
         source: how messages name the text (e.g. the file name).
 
     Raises:
-        UnreadableRecordError: not UTF-8, not JSON (``NaN`` and ``Infinity`` included),
-            nested too deeply for the JSON reader, or a number too large to read.
+        UnreadableRecordError: not UTF-8 (UTF-16 is named as such), not JSON (``NaN`` and
+            ``Infinity`` included, and an object that gives a key twice), nested too deeply
+            for the JSON reader, or a number too large to read. A UTF-8 byte-order mark at
+            the start (as Windows Notepad writes) is read past.
 
     >>> parse_record("[1, 2]")
     [1, 2]
     """
     if isinstance(text, bytes):
+        if text.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            raise UnreadableRecordError(f"{source} is UTF-16 text; save it as UTF-8")
         try:
-            text = text.decode("utf-8")
+            text = text.decode("utf-8-sig")  # without the byte-order mark some editors write
         except UnicodeDecodeError:
             raise UnreadableRecordError(f"{source} is not a text (UTF-8) file") from None
+    text = text.removeprefix("\ufeff")
     try:
-        return json.loads(text, parse_constant=_not_a_number, parse_float=_finite)
+        return json.loads(
+            text, parse_constant=_not_a_number, parse_float=_finite, object_pairs_hook=unique_object
+        )
     except json.JSONDecodeError as exc:
         if exc.msg == "Extra data" and text.lstrip().startswith("{") and "\n" in text.strip():
             raise UnreadableRecordError(

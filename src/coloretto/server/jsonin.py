@@ -30,6 +30,8 @@ import json
 import re
 from typing import Any
 
+from ..engine.jsontypes import unique_object
+
 MAX_DEPTH = 32
 """Deepest nesting of arrays and objects accepted (the protocol needs 4)."""
 MAX_DIGITS = 100
@@ -54,7 +56,7 @@ def parse_json(text: str | bytes) -> Any:
     if _too_deep(text):
         raise ValueError(f"JSON nested deeper than {MAX_DEPTH} levels")
     try:
-        value = json.loads(text, object_pairs_hook=_object, parse_int=_integer)
+        value = json.loads(text, object_pairs_hook=unique_object, parse_int=_integer)
     except RecursionError:  # pragma: no cover - _too_deep stops it first
         raise ValueError(f"JSON nested deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as exc:
@@ -62,16 +64,6 @@ def parse_json(text: str | bytes) -> Any:
     if _has_surrogate(value):
         raise ValueError("JSON text holds a lone surrogate (\\ud800 to \\udfff without its pair)")
     return value
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object from its ``pairs``; a key given twice is refused."""
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"JSON object gives the key {key[:40]!r} twice")
-        out[key] = value
-    return out
 
 
 def _integer(digits: str) -> int:

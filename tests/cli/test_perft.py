@@ -94,6 +94,8 @@ def test_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, rec)
     assert main(["perft", path, "--depth", "-1"]) == 2
     assert "--depth" in capsys.readouterr().err
+    assert main(["perft", path, "--depth", "99999999999"]) == 2
+    assert "--depth must be 0 to 12, not 99999999999" in capsys.readouterr().err
     bad = json.loads(json.dumps(rec))
     bad["actions"][2]["action"] = "jump"
     assert main(["perft", write(tmp_path, bad, "bad.json"), "--depth", "1"]) == 1

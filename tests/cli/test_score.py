@@ -353,3 +353,10 @@ def test_bytes_that_are_not_utf8_are_named_as_such(tmp_path: Path) -> None:
                               timeout=60)
         assert done.returncode == 2, done.stderr
         assert b"cannot hold bytes that are not UTF-8 text" in done.stderr, done.stderr
+
+
+def test_extra_card_is_the_same_option_as_in_play(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["a=6", "b=6", "c=6", "d=1", "e=1", "f=1", "g=1", "joker=1"]
+    assert score_json([*argv, "--extra-card", "triple_minus"], capsys) == score_json(
+        [*argv, "--extra", "triple_minus"], capsys
+    )

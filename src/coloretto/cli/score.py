@@ -95,11 +95,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--extra",
+        "--extra-card",
+        dest="extra",
         default=None,
         metavar="CARD",
         help="an Extrakarten scoring card: single_three (a colour of exactly 1 card is worth "
         "3), triple_three (a colour of exactly 3 cards is worth 2) or triple_minus "
-        "(negative colours count three times)",
+        "(negative colours count three times); --extra-card is the same option, named as "
+        "in play",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)

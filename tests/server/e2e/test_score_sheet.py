@@ -200,6 +200,22 @@ def test_phone_sheet_scores_each_tap_and_works_offline(
     page.screenshot(path=str(artifacts / "score-sheet-phone-offline.png"), full_page=True)
 
 
+def test_a_long_name_without_spaces_keeps_the_phone_page_narrow(
+    sheet_server: ServerProcess, new_page: Any
+) -> None:
+    """A name of 24 letters and no space (the longest the field takes) wraps in the standings
+    and on the remove button, armed or not: the page stays 390 px wide."""
+    page = new_page(390, 844)
+    open_sheet(page, sheet_server.url)
+    add_player(page, "W" * 24, enter=True)
+    add_player(page, "Bo")
+    tap(page, "p1", "green", 2)
+    no_sideways_scroll(page)
+    page.click("#remove-p1")  # armed: asks to press again, with the name
+    assert "W" * 24 in page.inner_text("#remove-p1")
+    no_sideways_scroll(page)
+
+
 def test_desktop_match_sheet_and_sheet_actions(sheet_server: ServerProcess, new_page: Any, artifacts: Path) -> None:
     page = new_page(1280, 900)
     page.goto(sheet_server.url + "/")  # the lobby's header links to the sheet

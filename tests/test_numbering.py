@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -77,10 +78,13 @@ def record_file(tmp: Path, record: dict[str, Any], name: str = "r.json") -> str:
     return str(path)
 
 
-def tmpdir() -> Path:
-    import tempfile
+_SCRATCH = tempfile.TemporaryDirectory(prefix="numbering-")
+"""One folder for the cases' files, removed when the test process ends."""
 
-    return Path(tempfile.mkdtemp(prefix="numbering-"))
+
+def tmpdir() -> Path:
+    """A new empty folder inside ``_SCRATCH``."""
+    return Path(tempfile.mkdtemp(dir=_SCRATCH.name))
 
 
 # ----- engine: readable actions and IllegalActionError messages ---------------------------

@@ -8,10 +8,17 @@ running single files on machines without, say, a browser or a C compiler.
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Generator
 from typing import Any
 
 import pytest
+
+# A suite started in the background (`nohup make test &` from a script) inherits an ignored
+# SIGINT, and so would every command it starts: Ctrl-C in the tests of the commands would do
+# nothing. Python's own handler here is reset to the default in each command it starts.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.hookimpl(hookwrapper=True)

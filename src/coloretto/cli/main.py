@@ -23,7 +23,7 @@ from typing import Any, Final
 from .._optional import MissingExtra
 from ..engine.errors import ColorettoError
 from .preflight import preflight
-from .stopping import EXIT_TERMINATED, Terminated, sigterm_as_interrupt
+from .stopping import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, sigterm_as_interrupt
 
 SUBCOMMANDS = (
     "play",
@@ -40,10 +40,6 @@ SUBCOMMANDS = (
     "warmup",
     "train",
 )
-
-
-EXIT_INTERRUPTED: Final = 130
-"""Exit status after Ctrl-C (128 + SIGINT)."""
 
 
 class UsageError(ColorettoError):

@@ -20,8 +20,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
 
-__all__ = ["EXIT_TERMINATED", "StopSignal", "Terminated", "sigterm_as_interrupt"]
+__all__ = ["EXIT_INTERRUPTED", "EXIT_TERMINATED", "StopSignal", "Terminated", "sigterm_as_interrupt"]
 
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+"""Exit status of a command stopped by Ctrl-C (130)."""
 EXIT_TERMINATED = 128 + signal.SIGTERM
 """Exit status of a command stopped by SIGTERM (143, the shell's convention)."""
 
